@@ -1,0 +1,60 @@
+# Thin wrapper over CMake presets (CMakePresets.json) so that a fresh Debian 12
+# machine needs only `make demo` or `make test`. All the real build logic is in
+# CMakeLists.txt; the presets cap builds at 2 parallel jobs.
+
+RELEASE_DIR := build/release
+SAMPLE_DIR  := $(RELEASE_DIR)/sample
+
+# The command line `make demo` scores the sample pair with. Override it with
+# `make demo DEMO_ARGS="..."`.
+DEMO_ARGS ?= -r $(SAMPLE_DIR)/ref.y4m -d $(SAMPLE_DIR)/dis.y4m \
+             --no_prediction --feature psnr --json -o -
+
+# The tests read ../shared/fixtures unless TWINVMAF_FIXTURES says otherwise;
+# pass it on explicitly (also when given as `make test TWINVMAF_FIXTURES=...`).
+ifdef TWINVMAF_FIXTURES
+export TWINVMAF_FIXTURES
+endif
+
+# CMake looks for nvcc on PATH only; our GPU machines install it in
+# /usr/local/cuda/bin, so add that when nvcc is not already on PATH. Without
+# nvcc the CUDA backend is simply not built.
+ifeq ($(shell command -v nvcc),)
+ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
+export PATH := $(PATH):/usr/local/cuda/bin
+endif
+endif
+
+# Configure only when the build tree is missing (re-running `cmake --preset`
+# would be slow and is not needed: Ninja re-runs CMake itself when a
+# CMakeLists.txt changes), then build.
+define configure-and-build
+test -f build/$(1)/build.ninja || cmake --preset $(1)
+cmake --build --preset $(1)
+endef
+
+.PHONY: build deps demo test debug-test bench clean
+
+build: deps
+	$(call configure-and-build,release)
+
+# Scripts run through bash so a lost executable bit cannot break a clone.
+deps:
+	bash scripts/install-deps.sh
+
+demo: build
+	$(RELEASE_DIR)/twinvmaf_make_sample $(SAMPLE_DIR)
+	$(RELEASE_DIR)/twinvmaf $(DEMO_ARGS)
+
+test: build
+	ctest --preset release
+
+debug-test: deps
+	$(call configure-and-build,debug)
+	ctest --preset debug
+
+bench: build
+	bash bench/run_benchmarks.sh
+
+clean:
+	rm -rf build

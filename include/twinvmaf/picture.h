@@ -1,0 +1,90 @@
+// Pictures: one frame of planar YUV, as read from a file.
+//
+// A Picture owns one contiguous buffer laid out exactly like a frame in a raw
+// .yuv file (Y, then U, then V; chroma planes of ceil(w/2) samples per row for
+// subsampled formats; 16-bit little-endian samples above 8 bits). The planes
+// handed to features are views into that buffer with libvmaf's *scored*
+// geometry: chroma is floor(w/2) x floor(h/2) (w >> 1, h >> 1), so on odd sizes
+// the last stored chroma column/row is present in memory but never scored.
+// See docs/compat.md, "Odd frame sizes". Keeping the file layout means a frame
+// is read with one fread and uploaded to a GPU with one copy.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace twinvmaf {
+
+enum class ChromaFormat : std::uint8_t { k420, k422, k444 };
+
+// "420", "422", "444" (Netflix's --pixel_format spelling).
+const char* chroma_format_name(ChromaFormat format);
+
+struct VideoFormat {
+    unsigned width = 0;
+    unsigned height = 0;
+    ChromaFormat chroma = ChromaFormat::k420;
+    unsigned bitdepth = 8;
+
+    unsigned bytes_per_sample() const { return bitdepth > 8 ? 2u : 1u; }
+    unsigned chroma_shift_x() const { return chroma == ChromaFormat::k444 ? 0u : 1u; }
+    unsigned chroma_shift_y() const { return chroma == ChromaFormat::k420 ? 1u : 0u; }
+
+    // Geometry libvmaf scores: chroma is w >> ssx by h >> ssy.
+    unsigned plane_width(int plane) const { return plane ? width >> chroma_shift_x() : width; }
+    unsigned plane_height(int plane) const { return plane ? height >> chroma_shift_y() : height; }
+
+    // Geometry stored in files: chroma is rounded up.
+    unsigned stored_width(int plane) const;
+    unsigned stored_height(int plane) const;
+    std::size_t stored_plane_bytes(int plane) const;
+    std::size_t frame_bytes() const;
+
+    // Largest valid sample value.
+    unsigned max_sample() const { return (1u << bitdepth) - 1u; }
+
+    bool operator==(const VideoFormat&) const = default;
+
+    // "576x324 4:2:0 8-bit"
+    std::string describe() const;
+};
+
+// A read-only view of one plane. `stride` is in bytes.
+struct PlaneView {
+    const std::uint8_t* data = nullptr;
+    std::ptrdiff_t stride = 0;
+    unsigned width = 0;
+    unsigned height = 0;
+
+    template <class Sample>
+    const Sample* row(unsigned y) const
+    {
+        return reinterpret_cast<const Sample*>(data + static_cast<std::ptrdiff_t>(y) * stride);
+    }
+};
+
+class Picture {
+public:
+    Picture() = default;
+    explicit Picture(const VideoFormat& format) { reset(format); }
+
+    // (Re)allocates for `format`; keeps the buffer when the size is unchanged.
+    void reset(const VideoFormat& format);
+
+    const VideoFormat& format() const { return format_; }
+    PlaneView plane(int index) const;
+
+    // The whole frame in file layout, for readers and uploads.
+    std::uint8_t* bytes() { return buffer_.get(); }
+    const std::uint8_t* bytes() const { return buffer_.get(); }
+    std::size_t size_bytes() const { return format_.frame_bytes(); }
+
+private:
+    VideoFormat format_{};
+    std::size_t capacity_ = 0;
+    std::unique_ptr<std::uint8_t[]> buffer_;
+};
+
+}  // namespace twinvmaf

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages twinvmaf needs to build and test.
+#
+# Idempotent: it asks dpkg which packages are missing and installs only those,
+# so a second run (every `make build` calls it) is fast and needs no network.
+#
+# Usage: scripts/install-deps.sh [--hip]
+#   --hip   also install hipcc (for the HIP backend).
+#
+# CUDA is deliberately not installed: nvcc is preinstalled where we have GPUs
+# (/usr/local/cuda/bin/nvcc) and CMake finds it; without it the GPU backend is
+# simply not built.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libgtest-dev googletest libgmock-dev
+  nlohmann-json3-dev libbenchmark-dev
+  time bc  # /usr/bin/time and bc, used by the benchmark scripts
+)
+
+for arg in "$@"; do
+  case "$arg" in
+    --hip) packages+=(hipcc) ;;
+    -h|--help)
+      sed -n '2,13s/^# \{0,1\}//p' "$0"
+      exit 0
+      ;;
+    *)
+      echo "install-deps.sh: unknown argument '$arg' (expected --hip)" >&2
+      exit 2
+      ;;
+  esac
+done
+
+# dpkg-query prints nothing useful (and fails) for packages it has never seen,
+# so a failure counts as "missing" too.
+missing=()
+for pkg in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps.sh: all ${#packages[@]} required packages are already installed."
+  exit 0
+fi
+
+if ((EUID != 0)); then
+  echo "install-deps.sh: missing packages: ${missing[*]}" >&2
+  echo "Run this script as root (e.g. sudo $0 $*), or install them yourself:" >&2
+  echo "  apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "install-deps.sh: installing ${missing[*]}"
+# noninteractive: no debconf prompts on a CI machine without a terminal.
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends "${missing[@]}"

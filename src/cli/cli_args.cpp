@@ -1,0 +1,305 @@
+#include "cli/cli_args.h"
+
+#include <getopt.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "twinvmaf/error.h"
+
+namespace twinvmaf::cli {
+
+namespace {
+
+enum LongOnly {
+    kXml = 256,
+    kJson,
+    kCsv,
+    kSub,
+    kThreads,
+    kFeature,
+    kSubsample,
+    kCpumask,
+    kFrameCnt,
+    kFrameSkipRef,
+    kFrameSkipDist,
+    kPrecision,
+    kHelp,
+    kAomCtc,
+    kNflxCtc,
+};
+
+const option kLongOptions[] = {
+    {"reference", required_argument, nullptr, 'r'},
+    {"distorted", required_argument, nullptr, 'd'},
+    {"width", required_argument, nullptr, 'w'},
+    {"height", required_argument, nullptr, 'h'},
+    {"pixel_format", required_argument, nullptr, 'p'},
+    {"bitdepth", required_argument, nullptr, 'b'},
+    {"model", required_argument, nullptr, 'm'},
+    {"output", required_argument, nullptr, 'o'},
+    {"xml", no_argument, nullptr, kXml},
+    {"json", no_argument, nullptr, kJson},
+    {"csv", no_argument, nullptr, kCsv},
+    {"sub", no_argument, nullptr, kSub},
+    {"threads", required_argument, nullptr, kThreads},
+    {"feature", required_argument, nullptr, kFeature},
+    {"subsample", required_argument, nullptr, kSubsample},
+    {"cpumask", required_argument, nullptr, kCpumask},
+    {"aom_ctc", required_argument, nullptr, kAomCtc},
+    {"nflx_ctc", required_argument, nullptr, kNflxCtc},
+    {"frame_cnt", required_argument, nullptr, kFrameCnt},
+    {"frame_skip_ref", required_argument, nullptr, kFrameSkipRef},
+    {"frame_skip_dist", required_argument, nullptr, kFrameSkipDist},
+    {"precision", required_argument, nullptr, kPrecision},
+    {"no_prediction", no_argument, nullptr, 'n'},
+    {"version", no_argument, nullptr, 'v'},
+    {"quiet", no_argument, nullptr, 'q'},
+    {"help", no_argument, nullptr, kHelp},
+    {nullptr, 0, nullptr, 0},
+};
+
+std::string option_label(int code)
+{
+    for (const option& o : kLongOptions) {
+        if (!o.name) break;
+        if (o.val == code) {
+            return code < 256 ? std::string("-") + static_cast<char>(code) + "/--" + o.name
+                              : std::string("--") + o.name;
+        }
+    }
+    return "?";
+}
+
+std::uint64_t parse_count(const char* text, int code)
+{
+    // Like Netflix's strtoul(..., 0), but a sign or trailing junk is an error.
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(text, &end, 0);
+    if (!*text || *end || errno || std::strchr(text, '-'))
+        throw UsageError("invalid argument \"" + std::string(text) + "\" for option " +
+                         option_label(code) + "; should be a non-negative integer");
+    return value;
+}
+
+unsigned parse_unsigned(const char* text, int code, std::uint64_t max = 0xffffffffu)
+{
+    const std::uint64_t value = parse_count(text, code);
+    if (value > max)
+        throw UsageError("invalid argument \"" + std::string(text) + "\" for option " +
+                         option_label(code) + "; at most " + std::to_string(max));
+    return static_cast<unsigned>(value);
+}
+
+ChromaFormat parse_pixel_format(const char* text)
+{
+    const std::string s = text;
+    if (s == "420") return ChromaFormat::k420;
+    if (s == "422") return ChromaFormat::k422;
+    if (s == "444") return ChromaFormat::k444;
+    throw UsageError("invalid argument \"" + s + "\" for option -p/--pixel_format; should be "
+                     "a valid pixel format (420/422/444)");
+}
+
+unsigned parse_bitdepth(const char* text)
+{
+    const unsigned bits = parse_unsigned(text, 'b');
+    if (bits != 8 && bits != 10 && bits != 12 && bits != 16)
+        throw UsageError("invalid argument \"" + std::string(text) + "\" for option "
+                         "-b/--bitdepth; should be a valid bitdepth (8/10/12/16)");
+    return bits;
+}
+
+std::vector<std::string> split(const std::string& text, char separator)
+{
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t at = text.find(separator, start);
+        parts.push_back(text.substr(start, at - start));
+        if (at == std::string::npos) return parts;
+        start = at + 1;
+    }
+}
+
+// "key=value" -> {key, value}; a key without '=' gives no value.
+std::pair<std::string, std::optional<std::string>> split_key_value(const std::string& text)
+{
+    const std::size_t at = text.find('=');
+    if (at == std::string::npos) return {text, std::nullopt};
+    return {text.substr(0, at), text.substr(at + 1)};
+}
+
+}  // namespace
+
+FeatureRequest parse_feature_argument(const std::string& text)
+{
+    FeatureRequest request;
+    const std::size_t at = text.find('=');
+    request.name = text.substr(0, at);
+    if (request.name.empty()) throw UsageError("--feature: missing feature name in \"" + text + "\"");
+    if (at == std::string::npos) return request;
+    for (const std::string& pair : split(text.substr(at + 1), ':')) {
+        auto [key, value] = split_key_value(pair);
+        if (key.empty() || !value)
+            throw UsageError("--feature " + text + ": bad option string \"" + pair +
+                             "\"; expected option=value");
+        request.options.emplace_back(key, *value);
+    }
+    return request;
+}
+
+ModelRequest parse_model_argument(const std::string& text)
+{
+    ModelRequest model;
+    model.text = text;
+    for (const std::string& pair : split(text, ':')) {
+        auto [key, value] = split_key_value(pair);
+        if (!value) {
+            // Netflix takes these two as flags without a value.
+            if (key == "disable_clip" || key == "enable_transform") value = "true";
+            else throw UsageError("--model " + text + ": bad option string \"" + pair + "\"");
+        }
+        if (key == "path") model.path = *value;
+        else if (key == "name") model.name = *value;
+        else if (key == "version") model.version = *value;
+        else if (key == "disable_clip") model.disable_clip = *value == "true";
+        else if (key == "enable_transform") model.enable_transform = *value == "true";
+        else {
+            const std::size_t dot = key.find('.');
+            if (dot == std::string::npos || dot == 0 || dot + 1 == key.size())
+                throw UsageError("--model " + text + ": unknown key \"" + key +
+                                 "\"; expected path, version, name, disable_clip, "
+                                 "enable_transform or <feature>.<option>");
+            model.overrides.push_back({key.substr(0, dot), {{key.substr(dot + 1), *value}}});
+        }
+    }
+    if (model.path.empty() == model.version.empty())
+        throw UsageError("--model " + text + ": give exactly one of path= or version=");
+    return model;
+}
+
+std::string usage_text(const char* program)
+{
+    std::string text = "Usage: ";
+    text += program;
+    text += R"( [options]
+
+Scores a distorted video against its reference, as Netflix's `vmaf` does.
+
+Input:
+ --reference/-r $path:        reference .y4m or .yuv
+ --distorted/-d $path:        distorted .y4m or .yuv
+ --width/-w $unsigned:        width        \
+ --height/-h $unsigned:       height        | all four for raw .yuv;
+ --pixel_format/-p $string:   420/422/444   | for .y4m they must match
+ --bitdepth/-b $unsigned:     8/10/12/16   /  the header if given
+ --frame_cnt $unsigned:       score at most N frames
+ --frame_skip_ref $unsigned:  skip the first N frames of the reference
+ --frame_skip_dist $unsigned: skip the first N frames of the distorted
+Scoring:
+ --model/-m $params:          model, colon-delimited: version=<built-in> or
+                              path=<file.json>, name=, disable_clip,
+                              enable_transform, <feature>.<option>=<value>
+ --feature $name[=opt=val:opt=val]: extract a feature (repeatable)
+ --no_prediction/-n:          features only, no model
+ --subsample $unsigned:       write scores of every N-th frame only
+ --threads $unsigned:         worker threads (default 0: all cores);
+                              the output is identical for any value
+Output:
+ --output/-o $path:           output file ("-": standard output)
+ --xml | --json | --csv | --sub: output format (default: XML)
+ --precision legacy|max|N:    legacy (default): Netflix's %.6f;
+                              max: %.17g (round-trips doubles); N: %.Ng
+ --quiet/-q:                  no progress line
+ --version/-v:                print the version and exit
+ --help:                      print this help and exit
+)";
+    return text;
+}
+
+ParseResult parse_arguments(int argc, char** argv)
+{
+    ParseResult result;
+    Settings& s = result.settings;
+    bool raw_flag_seen = false;
+    unsigned width = 0, height = 0, bitdepth = 0;
+    std::optional<ChromaFormat> chroma;
+
+    optind = 1;
+    opterr = 0;  // we report errors ourselves, on one line
+    int code;
+    const char* short_options = ":r:d:w:h:p:b:m:o:nvq";
+    while ((code = getopt_long(argc, argv, short_options, kLongOptions, nullptr)) != -1) {
+        switch (code) {
+        case 'r': s.reference = optarg; break;
+        case 'd': s.distorted = optarg; break;
+        case 'w': width = parse_unsigned(optarg, 'w'); raw_flag_seen = true; break;
+        case 'h': height = parse_unsigned(optarg, 'h'); raw_flag_seen = true; break;
+        case 'p': chroma = parse_pixel_format(optarg); raw_flag_seen = true; break;
+        case 'b': bitdepth = parse_bitdepth(optarg); raw_flag_seen = true; break;
+        case 'm': s.models.push_back(parse_model_argument(optarg)); break;
+        case 'o': s.output_path = optarg; break;
+        case kXml: s.output_format = OutputFormat::kXml; break;
+        case kJson: s.output_format = OutputFormat::kJson; break;
+        case kCsv: s.output_format = OutputFormat::kCsv; break;
+        case kSub: s.output_format = OutputFormat::kSub; break;
+        case kThreads: s.threads = parse_unsigned(optarg, kThreads, 1024); break;
+        case kFeature: s.features.push_back(parse_feature_argument(optarg)); break;
+        case kSubsample: s.subsample = parse_unsigned(optarg, kSubsample); break;
+        case kCpumask:
+            // Accepted for compatibility: twinvmaf's SIMD paths give the same
+            // bits as its scalar code, so a mask can only change the speed.
+            parse_count(optarg, kCpumask);
+            break;
+        case kAomCtc:
+        case kNflxCtc:
+            throw UsageError(option_label(code) + " presets need VMAF models and features that "
+                             "are not implemented yet in this version");
+        case kFrameCnt: s.frame_cnt = parse_count(optarg, kFrameCnt); break;
+        case kFrameSkipRef: s.frame_skip_ref = parse_count(optarg, kFrameSkipRef); break;
+        case kFrameSkipDist: s.frame_skip_dist = parse_count(optarg, kFrameSkipDist); break;
+        case kPrecision:
+            try {
+                s.precision = Precision::parse(optarg);
+            } catch (const Error& e) {
+                throw UsageError(e.what());
+            }
+            break;
+        case 'n': s.no_prediction = true; break;
+        case 'q': s.quiet = true; break;
+        case 'v': result.action = Action::kVersion; return result;
+        case kHelp: result.action = Action::kHelp; return result;
+        case ':':
+            throw UsageError("option " + std::string(argv[optind - 1]) + " needs a value");
+        default: {
+            const std::string bad = optopt ? std::string("-") + static_cast<char>(optopt)
+                                           : std::string(argv[optind - 1]);
+            throw UsageError("unknown option " + bad);
+        }
+        }
+    }
+    if (optind < argc) throw UsageError("unexpected argument \"" + std::string(argv[optind]) + "\"");
+
+    if (s.reference.empty()) throw UsageError("reference .y4m or .yuv (-r/--reference) is required");
+    if (s.distorted.empty()) throw UsageError("distorted .y4m or .yuv (-d/--distorted) is required");
+    if (raw_flag_seen) {
+        if (!width || !height || !chroma || !bitdepth)
+            throw UsageError("raw .yuv input needs all of --width/-w, --height/-h, "
+                             "--pixel_format/-p and --bitdepth/-b");
+        s.raw_format = VideoFormat{width, height, *chroma, bitdepth};
+    }
+    for (std::size_t i = 0; i < s.models.size(); ++i) {
+        for (std::size_t j = i + 1; j < s.models.size(); ++j) {
+            if (s.models[i].name == s.models[j].name)
+                throw UsageError("each model should be uniquely named; set it with "
+                                 "--model ...:name=<name>");
+        }
+    }
+    if (s.subsample == 0) s.subsample = 1;
+    return result;
+}
+
+}  // namespace twinvmaf::cli

@@ -1,0 +1,74 @@
+// Command-line settings of the `twinvmaf` CLI: Netflix vmaf's flags and
+// meanings (libvmaf/tools/cli_parse.c), plus --precision.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/options.h"
+#include "output/writers.h"
+#include "twinvmaf/picture.h"
+
+namespace twinvmaf::cli {
+
+struct FeatureRequest {
+    std::string name;
+    OptionList options;
+};
+
+struct ModelRequest {
+    std::string text;      // the --model argument as given
+    std::string path;      // path=
+    std::string version;   // version=
+    std::string name = "vmaf";
+    bool disable_clip = false;
+    bool enable_transform = false;
+    // "<extractor>.<option>=<value>" overrides, in order.
+    std::vector<std::pair<std::string, OptionList>> overrides;
+};
+
+struct Settings {
+    std::string reference;
+    std::string distorted;
+    // Raw YUV geometry; set when any of -w/-h/-p/-b is given (then all four are).
+    std::optional<VideoFormat> raw_format;
+    std::vector<ModelRequest> models;
+    std::vector<FeatureRequest> features;
+    std::string output_path;
+    OutputFormat output_format = OutputFormat::kXml;
+    Precision precision{};
+    unsigned threads = 0;  // 0: every core
+    unsigned subsample = 1;
+    std::uint64_t frame_cnt = 0;
+    std::uint64_t frame_skip_ref = 0;
+    std::uint64_t frame_skip_dist = 0;
+    bool no_prediction = false;
+    bool quiet = false;
+};
+
+// What main() should do after parsing.
+enum class Action { kRun, kHelp, kVersion };
+
+struct ParseResult {
+    Action action = Action::kRun;
+    Settings settings;
+};
+
+// Parses argv. Throws UsageError (a twinvmaf::Error) with a one-line message.
+ParseResult parse_arguments(int argc, char** argv);
+
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+std::string usage_text(const char* program);
+
+// Splits "name=opt=val:opt=val" as Netflix's parse_feature_config does.
+FeatureRequest parse_feature_argument(const std::string& text);
+// Splits a --model argument as Netflix's parse_model_config does.
+ModelRequest parse_model_argument(const std::string& text);
+
+}  // namespace twinvmaf::cli

@@ -1,0 +1,57 @@
+// The feature collector: every per-frame score by output name, plus the
+// aggregate (whole-run) metrics.
+//
+// Names are kept in the order of their first write. The pipeline writes in a
+// fixed order (frame by frame, extractor by extractor), so that order - which
+// is also Netflix's output order - is the same for any thread count.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace twinvmaf {
+
+enum class PoolMethod { kMin, kMax, kMean, kHarmonicMean };
+
+class Collector {
+public:
+    struct Series {
+        std::string name;
+        std::vector<double> values;
+        std::vector<bool> written;
+    };
+    struct Aggregate {
+        std::string name;
+        double value;
+    };
+
+    // Returns the id of `name`, adding it (at the end of the order) if new.
+    std::size_t id(const std::string& name);
+    std::optional<std::size_t> find(const std::string& name) const;
+
+    void set(std::size_t id, std::uint64_t frame, double value);
+    void set(const std::string& name, std::uint64_t frame, double value) { set(id(name), frame, value); }
+    bool has(std::size_t id, std::uint64_t frame) const;
+    double get(std::size_t id, std::uint64_t frame) const;
+
+    void set_aggregate(const std::string& name, double value);
+
+    const std::vector<Series>& series() const { return series_; }
+    const std::vector<Aggregate>& aggregates() const { return aggregates_; }
+
+    // One past the highest frame index written by any series.
+    std::uint64_t frame_span() const;
+
+    // libvmaf's vmaf_feature_score_pooled over frames [0, frame_count) that
+    // are multiples of `subsample`; nullopt if a counted frame lacks a value.
+    std::optional<double> pooled(std::size_t id, PoolMethod method, std::uint64_t frame_count,
+                                 unsigned subsample) const;
+
+private:
+    std::vector<Series> series_;
+    std::vector<Aggregate> aggregates_;
+};
+
+}  // namespace twinvmaf

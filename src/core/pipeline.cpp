@@ -1,0 +1,222 @@
+#include "core/pipeline.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+
+#include "core/thread_pool.h"
+#include "twinvmaf/error.h"
+
+namespace twinvmaf {
+
+namespace {
+
+// Pictures handed out as shared_ptr; the last owner returns them here.
+class PicturePool : public std::enable_shared_from_this<PicturePool> {
+public:
+    std::shared_ptr<Picture> get()
+    {
+        Picture* picture = nullptr;
+        {
+            std::lock_guard lock(mutex_);
+            if (!free_.empty()) {
+                picture = free_.back().release();
+                free_.pop_back();
+            }
+        }
+        if (!picture) picture = new Picture();
+        std::weak_ptr<PicturePool> pool = weak_from_this();
+        return std::shared_ptr<Picture>(picture, [pool](Picture* p) {
+            if (auto alive = pool.lock()) alive->put(p);
+            else delete p;
+        });
+    }
+
+private:
+    void put(Picture* picture)
+    {
+        std::lock_guard lock(mutex_);
+        free_.emplace_back(picture);
+    }
+
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<Picture>> free_;
+};
+
+struct FrameJob {
+    std::uint64_t index = 0;
+    // [0] is this frame; [k] is frame index-k (temporal history).
+    std::vector<std::shared_ptr<Picture>> ref;
+    std::vector<std::shared_ptr<Picture>> dis;
+    std::vector<FrameScores> scores;  // per extractor
+    std::vector<bool> ran;            // per extractor (subsample may skip)
+    bool done = false;
+    std::exception_ptr error;
+};
+
+}  // namespace
+
+Pipeline::Pipeline(std::vector<std::unique_ptr<FeatureExtractor>> extractors, PipelineConfig config)
+    : extractors_(std::move(extractors)), config_(std::move(config))
+{
+}
+
+Pipeline::~Pipeline() = default;
+
+PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Collector& collector)
+{
+    if (!(reference.format() == distorted.format())) {
+        throw Error("reference and distorted differ: " + reference.path() + " is " +
+                    reference.format().describe() + ", " + distorted.path() + " is " +
+                    distorted.format().describe());
+    }
+    const VideoFormat format = reference.format();
+    for (auto& extractor : extractors_) extractor->init(format);
+
+    reference.skip(config_.skip_ref);
+    distorted.skip(config_.skip_dist);
+
+    unsigned history = 0;
+    for (auto& extractor : extractors_) history = std::max(history, extractor->history());
+
+    const unsigned threads = resolve_thread_count(config_.threads);
+    const std::size_t window = std::max<std::size_t>(2, std::size_t{threads} * 2);
+    const unsigned subsample = std::max(1u, config_.subsample);
+
+    std::vector<SlotWriter> writers;
+    writers.reserve(extractors_.size());
+    for (auto& extractor : extractors_) writers.emplace_back(collector, extractor->output_names());
+
+    auto pool = std::make_shared<PicturePool>();
+    // scratch[worker][extractor], made on first use by that worker.
+    std::vector<std::vector<std::unique_ptr<Scratch>>> scratch(threads);
+    for (auto& per_worker : scratch) per_worker.resize(extractors_.size());
+
+    std::mutex mutex;
+    std::condition_variable finished;
+    std::deque<std::shared_ptr<FrameJob>> in_flight;
+    // The last `history` frames, newest first, for temporal features.
+    std::deque<std::shared_ptr<Picture>> recent_ref, recent_dis;
+    // Declared last so it is joined first, before the state its tasks use.
+    ThreadPool workers(threads);
+
+    auto extract = [&](FrameJob& job, unsigned worker) {
+        std::vector<const Picture*> previous_ref, previous_dis;
+        for (std::size_t k = 1; k < job.ref.size(); ++k) {
+            previous_ref.push_back(job.ref[k].get());
+            previous_dis.push_back(job.dis[k].get());
+        }
+        const FrameInputs inputs{*job.ref[0], *job.dis[0], job.index, previous_ref, previous_dis};
+        for (std::size_t e = 0; e < extractors_.size(); ++e) {
+            const FeatureExtractor& extractor = *extractors_[e];
+            if (!extractor.temporal() && job.index % subsample) continue;
+            std::unique_ptr<Scratch>& s = scratch[worker][e];
+            if (!s) s = extractor.make_scratch();
+            extractor.extract(inputs, job.scores[e], s.get());
+            job.ran[e] = true;
+        }
+    };
+
+    auto collect_oldest = [&]() {
+        std::shared_ptr<FrameJob> job;
+        {
+            std::unique_lock lock(mutex);
+            finished.wait(lock, [&] { return in_flight.front()->done; });
+            job = in_flight.front();
+            in_flight.pop_front();
+        }
+        if (job->error) std::rethrow_exception(job->error);
+        for (std::size_t e = 0; e < extractors_.size(); ++e) {
+            if (job->ran[e]) extractors_[e]->collect(job->index, job->scores[e], writers[e]);
+        }
+        if (config_.progress) config_.progress(job->index + 1);
+    };
+
+    // On an exception, workers must finish before the state they use dies.
+    auto drain = [&]() {
+        std::unique_lock lock(mutex);
+        finished.wait(lock, [&] {
+            return std::all_of(in_flight.begin(), in_flight.end(), [](auto& j) { return j->done; });
+        });
+    };
+
+    const auto start = std::chrono::steady_clock::now();
+    std::uint64_t index = 0;
+    try {
+        for (;; ++index) {
+            if (config_.frame_cnt && index >= config_.frame_cnt) break;
+
+            std::shared_ptr<Picture> ref = pool->get();
+            std::shared_ptr<Picture> dis = pool->get();
+            const bool have_ref = reference.read(*ref);
+            const bool have_dis = distorted.read(*dis);
+            if (!have_ref || !have_dis) {
+                if (have_ref != have_dis && config_.warn) {
+                    const VideoReader& ended = have_ref ? distorted : reference;
+                    const VideoReader& other = have_ref ? reference : distorted;
+                    config_.warn("\"" + ended.path() + "\" ended before \"" + other.path() +
+                                 "\"; scored the first " + std::to_string(index) + " frames");
+                }
+                break;
+            }
+
+            auto job = std::make_shared<FrameJob>();
+            job->index = index;
+            job->ref.push_back(ref);
+            job->dis.push_back(dis);
+            for (std::size_t k = 0; k < recent_ref.size(); ++k) {
+                job->ref.push_back(recent_ref[k]);
+                job->dis.push_back(recent_dis[k]);
+            }
+            job->scores.resize(extractors_.size());
+            job->ran.assign(extractors_.size(), false);
+            if (history) {
+                recent_ref.push_front(ref);
+                recent_dis.push_front(dis);
+                if (recent_ref.size() > history) {
+                    recent_ref.pop_back();
+                    recent_dis.pop_back();
+                }
+            }
+
+            {
+                std::lock_guard lock(mutex);
+                in_flight.push_back(job);
+            }
+            workers.submit([&, job](unsigned worker) {
+                try {
+                    extract(*job, worker);
+                } catch (...) {
+                    job->error = std::current_exception();
+                }
+                std::lock_guard lock(mutex);
+                job->done = true;
+                finished.notify_all();
+            });
+
+            if (in_flight.size() >= window) collect_oldest();
+        }
+        while (!in_flight.empty()) collect_oldest();
+    } catch (...) {
+        drain();
+        throw;
+    }
+
+    if (index == 0) {
+        throw Error("no frames to score: " + reference.path() + " and " + distorted.path() +
+                    " have no frame pair" +
+                    (config_.skip_ref || config_.skip_dist ? " after --frame_skip_ref/--frame_skip_dist"
+                                                           : ""));
+    }
+    for (auto& extractor : extractors_) extractor->flush(collector);
+
+    PipelineResult result;
+    result.frames = index;
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+}  // namespace twinvmaf

@@ -1,0 +1,38 @@
+// PSNR arithmetic shared by the CPU reference and its GPU twin.
+//
+// Netflix libvmaf (integer_psnr.c) sums squared differences in integers, so
+// the sum is exact and order-free: a GPU may add rows in any order and get
+// the same bits. Its 8-bit path keeps a 32-bit sum per row before widening;
+// we do the same so that even absurd widths wrap exactly as Netflix's do.
+#pragma once
+
+#include <cstdint>
+
+#include "core/host_device.h"
+
+namespace twinvmaf::psnr {
+
+// Sum of squared differences of one row of 8-bit samples.
+TV_HD std::uint32_t row_sse(const std::uint8_t* ref, const std::uint8_t* dis, unsigned width)
+{
+    std::uint32_t sum = 0;
+    for (unsigned x = 0; x < width; ++x) {
+        const int e = static_cast<int>(ref[x]) - static_cast<int>(dis[x]);
+        sum += static_cast<std::uint32_t>(e * e);
+    }
+    return sum;
+}
+
+// Sum of squared differences of one row of 9..16-bit samples.
+TV_HD std::uint64_t row_sse(const std::uint16_t* ref, const std::uint16_t* dis, unsigned width)
+{
+    std::uint64_t sum = 0;
+    for (unsigned x = 0; x < width; ++x) {
+        const int d = static_cast<int>(ref[x]) - static_cast<int>(dis[x]);
+        const std::uint32_t e = static_cast<std::uint32_t>(d < 0 ? -d : d);
+        sum += e * e;
+    }
+    return sum;
+}
+
+}  // namespace twinvmaf::psnr

@@ -1,0 +1,16 @@
+// The list of features twinvmaf knows, in a fixed order. Adding a feature is
+// one line here plus its folder under src/features/.
+#include "core/feature.h"
+#include "features/psnr/psnr.h"
+
+namespace twinvmaf {
+
+const std::vector<FeatureInfo>& feature_registry()
+{
+    static const std::vector<FeatureInfo> features = {
+        psnr::feature_info(),
+    };
+    return features;
+}
+
+}  // namespace twinvmaf

@@ -1,0 +1,56 @@
+// Video readers: raw planar YUV and YUV4MPEG2 (Y4M), streamed frame by frame.
+//
+// A reader holds one open file and no frame data of its own: read() fills a
+// caller-owned Picture, so memory use does not grow with the video's length.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "twinvmaf/picture.h"
+
+namespace twinvmaf {
+
+class VideoReader {
+public:
+    virtual ~VideoReader() = default;
+
+    const VideoFormat& format() const { return format_; }
+    const std::string& path() const { return path_; }
+
+    // Frames in the file when known up front (raw YUV), else nullopt (Y4M).
+    virtual std::optional<std::uint64_t> frame_count() const = 0;
+
+    // Reads the next frame into `picture` (resized to format()). Returns false
+    // at a clean end of file. Throws twinvmaf::Error on a truncated frame, a
+    // bad Y4M frame header, or a sample value above the bit depth's range.
+    virtual bool read(Picture& picture) = 0;
+
+    // Discards the next `count` frames; stops early at the end of the file.
+    virtual void skip(std::uint64_t count) = 0;
+
+    // Frames returned or skipped so far.
+    std::uint64_t position() const { return position_; }
+
+protected:
+    VideoFormat format_{};
+    std::string path_;
+    std::uint64_t position_ = 0;
+};
+
+// Opens `path`. Y4M is recognised by the "YUV4MPEG2 " magic or a .y4m
+// extension; anything else is raw YUV and needs `raw_format` (from --width,
+// --height, --pixel_format, --bitdepth). When `raw_format` is given for a Y4M
+// file, the header's geometry must agree with it. Throws twinvmaf::Error with a
+// one-line message naming the file and the problem.
+std::unique_ptr<VideoReader> open_video(const std::string& path,
+                                        const std::optional<VideoFormat>& raw_format);
+
+// Throws if any sample of `picture` exceeds its bit depth (e.g. a 10-bit file
+// read with --bitdepth 8 is caught by its size; an 8-bit value range is always
+// valid, so only > 8-bit formats are checked). `what` names the source.
+void check_sample_range(const Picture& picture, const std::string& what, std::uint64_t frame);
+
+}  // namespace twinvmaf

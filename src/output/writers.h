@@ -1,0 +1,51 @@
+// Output writers: XML (default), JSON, CSV and SUB, with Netflix libvmaf's
+// structure, element and key names (libvmaf/src/output.c).
+//
+// Files are written atomically: to a temporary file beside the target, then
+// renamed, so a failed run never leaves a partial output file.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "core/collector.h"
+
+namespace twinvmaf {
+
+enum class OutputFormat { kXml, kJson, kCsv, kSub };
+
+// How numbers are printed.
+//   legacy (default): exactly as Netflix's vmaf: "%.6f", or "%.16f" when the
+//                     fraction has more than 6 leading zeros.
+//   max:              "%.17g" - round-trips every double exactly.
+//   N (1..17):        "%.Ng" - N significant digits.
+struct Precision {
+    enum class Mode { kLegacy, kMax, kDigits } mode = Mode::kLegacy;
+    int digits = 17;
+
+    // Parses "legacy", "max" or 1..17; throws twinvmaf::Error otherwise.
+    static Precision parse(const std::string& text);
+};
+
+struct OutputContext {
+    const Collector& collector;
+    std::uint64_t frame_count = 0;  // frames read; pooled metrics cover [0, frame_count)
+    unsigned subsample = 1;         // write only frames that are multiples of it
+    unsigned width = 0;             // XML <params qualityWidth/qualityHeight>
+    unsigned height = 0;
+    double fps = 0.0;               // XML <fyi fps>, JSON "fps"
+    Precision precision{};
+    std::string version;            // XML <VMAF version>, JSON "version"
+};
+
+// Formats one score as the precision says (no inf/nan handling).
+std::string format_score(double value, const Precision& precision);
+
+void write_output(std::ostream& out, OutputFormat format, const OutputContext& context);
+
+// Writes to `path` atomically (temporary file + rename). Throws
+// twinvmaf::Error naming the path if it cannot be written.
+void write_output_file(const std::string& path, OutputFormat format, const OutputContext& context);
+
+}  // namespace twinvmaf

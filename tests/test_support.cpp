@@ -1,0 +1,90 @@
+#include "test_support.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+namespace twinvmaf::test {
+
+std::filesystem::path fixtures_dir()
+{
+    if (const char* env = std::getenv("TWINVMAF_FIXTURES"); env && *env) return env;
+    return TWINVMAF_DEFAULT_FIXTURES;
+}
+
+TempDir::TempDir()
+{
+    std::random_device rd;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        auto candidate = std::filesystem::temp_directory_path() /
+                         ("twinvmaf-test-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
+        if (std::filesystem::create_directory(candidate)) {
+            path_ = candidate;
+            return;
+        }
+    }
+    throw std::runtime_error("cannot create a temporary directory");
+}
+
+TempDir::~TempDir()
+{
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+}
+
+std::string read_file(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path.string());
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void write_file(const std::filesystem::path& path, const std::string& bytes)
+{
+    std::ofstream out(path, std::ios::binary);
+    out << bytes;
+    if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+std::string shell_quote(const std::string& text)
+{
+    std::string quoted = "'";
+    for (char c : text) {
+        if (c == '\'') quoted += "'\\''";
+        else quoted += c;
+    }
+    return quoted + "'";
+}
+
+#ifdef TWINVMAF_CLI
+CommandResult run_cli(const std::string& arguments)
+{
+    TempDir dir;
+    const auto out_path = dir / "stdout";
+    const auto err_path = dir / "stderr";
+    const std::string command = shell_quote(TWINVMAF_CLI) + " " + arguments + " >" +
+                                shell_quote(out_path.string()) + " 2>" + shell_quote(err_path.string()) +
+                                " </dev/null";
+    const int status = std::system(command.c_str());
+    CommandResult result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    result.stdout_text = read_file(out_path);
+    result.stderr_text = read_file(err_path);
+    return result;
+}
+#else
+CommandResult run_cli(const std::string&)
+{
+    throw std::runtime_error("run_cli is only available in the CLI tests");
+}
+#endif
+
+}  // namespace twinvmaf::test

@@ -1,0 +1,42 @@
+// Helpers shared by the tests: where the fixtures are, temporary folders,
+// running the CLI.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace twinvmaf::test {
+
+// ../shared/fixtures beside the checkout, or $TWINVMAF_FIXTURES.
+std::filesystem::path fixtures_dir();
+
+// A fresh empty directory, removed when the object dies.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+private:
+    std::filesystem::path path_;
+};
+
+std::string read_file(const std::filesystem::path& path);
+void write_file(const std::filesystem::path& path, const std::string& bytes);
+
+struct CommandResult {
+    int exit_code = -1;
+    std::string stdout_text;
+    std::string stderr_text;
+};
+
+// Runs the twinvmaf CLI built with the tests (arguments are shell-quoted).
+CommandResult run_cli(const std::string& arguments);
+
+// Quotes a string for /bin/sh.
+std::string shell_quote(const std::string& text);
+
+}  // namespace twinvmaf::test

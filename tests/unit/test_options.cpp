@@ -1,0 +1,140 @@
+#include <gtest/gtest.h>
+
+#include "cli/cli_args.h"
+#include "core/feature.h"
+#include "core/options.h"
+#include "twinvmaf/error.h"
+
+using namespace twinvmaf;
+
+namespace {
+
+const std::vector<OptionSpec>& specs()
+{
+    static const std::vector<OptionSpec> s = {
+        {.name = "adm_enhn_gain_limit", .type = OptionType::kDouble, .default_value = 100.0,
+         .min = 1.0, .max = 100.0, .names_output = true, .alias = "egl"},
+        {.name = "adm_csf_mode", .type = OptionType::kInt, .default_value = 0, .min = 0, .max = 9,
+         .names_output = true, .alias = "csf"},
+        {.name = "debug", .type = OptionType::kBool, .default_value = false},
+        {.name = "motion_force_zero", .type = OptionType::kBool, .default_value = false,
+         .names_output = true, .alias = "force"},
+        {.name = "method", .type = OptionType::kString, .default_value = std::string("bilinear"),
+         .names_output = true, .alias = "psm"},
+    };
+    return s;
+}
+
+std::string error_of(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+TEST(Options, DefaultsAndTypedValues)
+{
+    OptionValues v("adm", specs());
+    EXPECT_EQ(v.get_double("adm_enhn_gain_limit"), 100.0);
+    EXPECT_EQ(v.get_int("adm_csf_mode"), 0);
+    EXPECT_FALSE(v.get_bool("debug"));
+    v.set("adm_enhn_gain_limit", "1.2");
+    v.set("adm_csf_mode", "2");
+    v.set("debug", "true");
+    EXPECT_EQ(v.get_double("adm_enhn_gain_limit"), 1.2);
+    EXPECT_EQ(v.get_int("adm_csf_mode"), 2);
+    EXPECT_TRUE(v.get_bool("debug"));
+}
+
+TEST(Options, UnknownOptionListsValidOnes)
+{
+    OptionValues v("adm", specs());
+    const std::string message = error_of([&] { v.set("bogus", "1"); });
+    EXPECT_NE(message.find("'bogus'"), std::string::npos) << message;
+    EXPECT_NE(message.find("adm_enhn_gain_limit, adm_csf_mode, debug"), std::string::npos) << message;
+}
+
+TEST(Options, BadValuesAreRefused)
+{
+    OptionValues v("adm", specs());
+    EXPECT_NE(error_of([&] { v.set("debug", "yes"); }).find("true or false"), std::string::npos);
+    EXPECT_NE(error_of([&] { v.set("adm_csf_mode", "2.5"); }).find("integer"), std::string::npos);
+    EXPECT_NE(error_of([&] { v.set("adm_csf_mode", "10"); }).find("out of range"), std::string::npos);
+    EXPECT_NE(error_of([&] { v.set("adm_enhn_gain_limit", "0.5"); }).find("out of range"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] { v.set("adm_enhn_gain_limit", "1.2x"); }).find("number"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] { v.set("adm_enhn_gain_limit", "nan"); }).find("number"),
+              std::string::npos);
+}
+
+TEST(Options, OutputSuffixFollowsNetflix)
+{
+    // Netflix: non-default naming options, alphabetical by full name ("method"
+    // before "motion_force_zero", whatever the aliases), "%g"
+    // values, booleans as the bare alias.
+    OptionValues v("adm", specs());
+    EXPECT_EQ(v.output_suffix(), "");
+    v.set("debug", "true");  // not a naming option
+    EXPECT_EQ(v.output_suffix(), "");
+    v.set("adm_enhn_gain_limit", "1.0");
+    EXPECT_EQ(v.output_suffix(), "_egl_1");
+    v.set("adm_csf_mode", "2");
+    v.set("motion_force_zero", "true");
+    v.set("method", "nearest");
+    EXPECT_EQ(v.output_suffix(), "_csf_2_egl_1_psm_nearest_force");
+    v.set("adm_enhn_gain_limit", "100");  // back to the default: not named
+    EXPECT_EQ(v.output_suffix(), "_csf_2_psm_nearest_force");
+}
+
+TEST(Options, EqualityMeansSameInstance)
+{
+    OptionValues a("adm", specs()), b("adm", specs());
+    EXPECT_TRUE(a == b);
+    b.set("adm_csf_mode", "0");  // explicitly the default
+    EXPECT_TRUE(a == b);
+    b.set("adm_csf_mode", "1");
+    EXPECT_FALSE(a == b);
+}
+
+TEST(Registry, FindsPsnrAndListsValidNames)
+{
+    EXPECT_EQ(find_feature("psnr").name, "psnr");
+    const std::string message = error_of([] { find_feature("integer_adm"); });
+    EXPECT_NE(message.find("unknown feature 'integer_adm'"), std::string::npos) << message;
+    EXPECT_NE(message.find("psnr"), std::string::npos) << message;
+}
+
+TEST(CliParse, FeatureArgumentLikeNetflix)
+{
+    auto f = cli::parse_feature_argument("float_ssim=enable_db=true:clip_db=true");
+    EXPECT_EQ(f.name, "float_ssim");
+    ASSERT_EQ(f.options.size(), 2u);
+    EXPECT_EQ(f.options[0], (std::pair<std::string, std::string>{"enable_db", "true"}));
+    EXPECT_EQ(f.options[1], (std::pair<std::string, std::string>{"clip_db", "true"}));
+    EXPECT_TRUE(cli::parse_feature_argument("psnr").options.empty());
+    EXPECT_THROW(cli::parse_feature_argument("psnr=enable_chroma"), cli::UsageError);
+    EXPECT_THROW(cli::parse_feature_argument("=x=1"), cli::UsageError);
+}
+
+TEST(CliParse, ModelArgumentLikeNetflix)
+{
+    auto m = cli::parse_model_argument(
+        "version=vmaf_v1.0.16_3d0h:cambi.enc_width=1280:cambi.enc_height=720:name=v1:disable_clip");
+    EXPECT_EQ(m.version, "vmaf_v1.0.16_3d0h");
+    EXPECT_EQ(m.name, "v1");
+    EXPECT_TRUE(m.disable_clip);
+    EXPECT_FALSE(m.enable_transform);
+    ASSERT_EQ(m.overrides.size(), 2u);
+    EXPECT_EQ(m.overrides[0].first, "cambi");
+    EXPECT_EQ(m.overrides[0].second[0].first, "enc_width");
+    EXPECT_EQ(m.overrides[0].second[0].second, "1280");
+    EXPECT_THROW(cli::parse_model_argument("name=x"), cli::UsageError);
+    EXPECT_THROW(cli::parse_model_argument("version=a:path=b"), cli::UsageError);
+    EXPECT_THROW(cli::parse_model_argument("version=a:bogus"), cli::UsageError);
+}
+
+}  // namespace
