@@ -34,4 +34,14 @@ const FeatureInfo& find_feature(const std::string& name)
     throw Error("unknown feature '" + name + "'; valid features: " + valid);
 }
 
+const FeatureInfo* find_feature_providing(const std::string& provided_name)
+{
+    for (const FeatureInfo& info : feature_registry()) {
+        for (const std::string& provided : info.provided) {
+            if (provided == provided_name) return &info;
+        }
+    }
+    return nullptr;
+}
+
 }  // namespace twinvmaf

@@ -118,6 +118,9 @@ struct FeatureInfo {
     std::string name;  // Netflix's registered extractor name, e.g. "psnr"
     std::string help;
     std::vector<OptionSpec> options;
+    // Netflix's internal names of what it computes ("provided_features"),
+    // which models refer to; printed through feature_alias() + option suffix.
+    std::vector<std::string> provided;
     std::function<std::unique_ptr<FeatureExtractor>(const OptionValues&)> create;
 };
 
@@ -126,5 +129,8 @@ const std::vector<FeatureInfo>& feature_registry();
 
 // Looks a feature up by name; throws twinvmaf::Error listing valid names.
 const FeatureInfo& find_feature(const std::string& name);
+
+// The feature that provides `provided_name` (a model input), or nullptr.
+const FeatureInfo* find_feature_providing(const std::string& provided_name);
 
 }  // namespace twinvmaf

@@ -114,6 +114,7 @@ FeatureInfo feature_info()
         .name = "psnr",
         .help = "integer PSNR of Y, Cb, Cr (psnr_y, psnr_cb, psnr_cr)",
         .options = option_specs(),
+        .provided = {"psnr_y", "psnr_cb", "psnr_cr"},
         .create = [](const OptionValues& values) -> std::unique_ptr<FeatureExtractor> {
             return std::make_unique<PsnrCpu>(Settings::from(values));
         },
