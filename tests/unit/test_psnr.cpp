@@ -172,3 +172,25 @@ TEST(Psnr, ApsnrOfDisabledChromaIsMinusInfinityAsNetflix)
 }
 
 }  // namespace
+
+namespace {
+
+// Largest possible differences on wide rows: the 12-bit path sums squares in
+// 32-bit chunks, the 16-bit path in 64 bits; both must stay exact.
+TEST(Psnr, ExtremeDifferencesOnWideRowsAreExact)
+{
+    for (unsigned bits : {10u, 12u, 16u}) {
+        const VideoFormat format{1000, 3, ChromaFormat::k444, bits};
+        Picture ref(format), dis(format);
+        const std::size_t n = format.frame_bytes() / 2;
+        for (std::size_t i = 0; i < n; ++i) {
+            reinterpret_cast<std::uint16_t*>(ref.bytes())[i] = static_cast<std::uint16_t>(format.max_sample());
+            reinterpret_cast<std::uint16_t*>(dis.bytes())[i] = 0;
+        }
+        const Collector c = score({{"enable_mse", "true"}}, ref, dis);
+        const double max = format.max_sample();
+        EXPECT_EQ(value(c, "mse_y"), max * max) << bits;
+    }
+}
+
+}  // namespace

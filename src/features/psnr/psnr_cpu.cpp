@@ -6,12 +6,15 @@ namespace twinvmaf::psnr {
 
 namespace {
 
-template <class Sample>
-std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dis)
+std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dis, unsigned bitdepth)
 {
     std::uint64_t sse = 0;
-    for (unsigned y = 0; y < ref.height; ++y)
-        sse += row_sse(ref.row<Sample>(y), dis.row<Sample>(y), ref.width);
+    for (unsigned y = 0; y < ref.height; ++y) {
+        if (bitdepth > 8)
+            sse += row_sse(ref.row<std::uint16_t>(y), dis.row<std::uint16_t>(y), ref.width, bitdepth);
+        else
+            sse += row_sse(ref.row<std::uint8_t>(y), dis.row<std::uint8_t>(y), ref.width);
+    }
     return sse;
 }
 
@@ -19,12 +22,9 @@ std::uint64_t plane_sse(const PlaneView& ref, const PlaneView& dis)
 
 void PsnrCpu::extract(const FrameInputs& inputs, FrameScores& scores, Scratch*) const
 {
-    const bool high_bitdepth = format().bitdepth > 8;
     for (unsigned p = 0; p < planes(); ++p) {
-        const PlaneView ref = inputs.ref.plane(static_cast<int>(p));
-        const PlaneView dis = inputs.dis.plane(static_cast<int>(p));
-        scores.set_integer(p, high_bitdepth ? plane_sse<std::uint16_t>(ref, dis)
-                                            : plane_sse<std::uint8_t>(ref, dis));
+        const int plane = static_cast<int>(p);
+        scores.set_integer(p, plane_sse(inputs.ref.plane(plane), inputs.dis.plane(plane), format().bitdepth));
     }
 }
 
