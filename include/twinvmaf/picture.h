@@ -65,12 +65,27 @@ struct PlaneView {
     }
 };
 
+// Where a Picture's bytes live. The default is ordinary heap memory; a GPU
+// backend supplies page-locked (pinned) memory so frames upload without a
+// staging copy.
+struct PictureAllocator {
+    void* (*allocate)(std::size_t bytes) = nullptr;
+    void (*release)(void* memory) = nullptr;
+};
+
+// Frees a picture buffer through the allocator that made it.
+struct PictureRelease {
+    const PictureAllocator* allocator;
+    void operator()(std::uint8_t* memory) const;
+};
+
 class Picture {
 public:
-    Picture() = default;
+    // `allocator` (nullptr: the heap) provides every buffer of this picture.
+    explicit Picture(const PictureAllocator* allocator = nullptr) : allocator_(allocator) {}
     explicit Picture(const VideoFormat& format) { reset(format); }
 
-    // (Re)allocates for `format`; keeps the buffer when the size is unchanged.
+    // (Re)allocates for `format`; keeps the buffer when it is large enough.
     void reset(const VideoFormat& format);
 
     const VideoFormat& format() const { return format_; }
@@ -82,9 +97,10 @@ public:
     std::size_t size_bytes() const { return format_.frame_bytes(); }
 
 private:
+    const PictureAllocator* allocator_ = nullptr;
     VideoFormat format_{};
     std::size_t capacity_ = 0;
-    std::unique_ptr<std::uint8_t[]> buffer_;
+    std::unique_ptr<std::uint8_t[], PictureRelease> buffer_{nullptr, PictureRelease{nullptr}};
 };
 
 }  // namespace twinvmaf

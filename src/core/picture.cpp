@@ -47,12 +47,22 @@ std::string VideoFormat::describe() const
     return text;
 }
 
+void PictureRelease::operator()(std::uint8_t* memory) const
+{
+    if (allocator) allocator->release(memory);
+    else delete[] memory;
+}
+
 void Picture::reset(const VideoFormat& format)
 {
     format_ = format;
     const std::size_t needed = format.frame_bytes();
     if (needed > capacity_) {
-        buffer_.reset(new std::uint8_t[needed]);
+        buffer_.reset();
+        capacity_ = 0;
+        std::uint8_t* memory = allocator_ ? static_cast<std::uint8_t*>(allocator_->allocate(needed))
+                                          : new std::uint8_t[needed];
+        buffer_ = std::unique_ptr<std::uint8_t[], PictureRelease>(memory, PictureRelease{allocator_});
         capacity_ = needed;
     }
 }
