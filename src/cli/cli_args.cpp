@@ -28,6 +28,8 @@ enum LongOnly {
     kHelp,
     kAomCtc,
     kNflxCtc,
+    kBackend,
+    kGpu,
 };
 
 const option kLongOptions[] = {
@@ -53,6 +55,8 @@ const option kLongOptions[] = {
     {"frame_skip_ref", required_argument, nullptr, kFrameSkipRef},
     {"frame_skip_dist", required_argument, nullptr, kFrameSkipDist},
     {"precision", required_argument, nullptr, kPrecision},
+    {"backend", required_argument, nullptr, kBackend},
+    {"gpu", required_argument, nullptr, kGpu},
     {"no_prediction", no_argument, nullptr, 'n'},
     {"version", no_argument, nullptr, 'v'},
     {"quiet", no_argument, nullptr, 'q'},
@@ -208,6 +212,10 @@ Scoring:
  --subsample $unsigned:       write scores of every N-th frame only
  --threads $unsigned:         worker threads (default 0: all cores);
                               the output is identical for any value
+ --backend cpu|cuda|hip|auto: where features run (default auto: the GPU
+                              when there is one and every feature has a
+                              twin); the output is identical on every backend
+ --gpu $unsigned:             GPU device index (default 0)
 Output:
  --output/-o $path:           output file ("-": standard output)
  --xml | --json | --csv | --sub: output format (default: XML)
@@ -268,6 +276,15 @@ ParseResult parse_arguments(int argc, char** argv)
                 throw UsageError(e.what());
             }
             break;
+        case kBackend: {
+            const std::string backend = optarg;
+            if (backend != "cpu" && backend != "cuda" && backend != "hip" && backend != "auto")
+                throw UsageError("invalid argument \"" + backend + "\" for option --backend; should be "
+                                 "cpu, cuda, hip or auto");
+            s.backend = backend;
+            break;
+        }
+        case kGpu: s.gpu = static_cast<int>(parse_unsigned(optarg, kGpu, 1023)); break;
         case 'n': s.no_prediction = true; break;
         case 'q': s.quiet = true; break;
         case 'v': result.action = Action::kVersion; return result;

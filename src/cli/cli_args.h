@@ -46,6 +46,8 @@ struct Settings {
     std::uint64_t frame_skip_dist = 0;
     bool no_prediction = false;
     bool quiet = false;
+    std::string backend = "auto";  // cpu | cuda | hip | auto
+    int gpu = 0;                   // device index for cuda/hip
 };
 
 // What main() should do after parsing.

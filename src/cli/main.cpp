@@ -16,6 +16,8 @@
 #include "core/collector.h"
 #include "core/feature.h"
 #include "core/pipeline.h"
+#include "core/thread_pool.h"
+#include "gpu/gpu_engine.h"
 #include "io/video_reader.h"
 #include "output/writers.h"
 #include "twinvmaf/error.h"
@@ -24,9 +26,14 @@
 namespace twinvmaf::cli {
 namespace {
 
+struct Extractors {
+    std::vector<OptionValues> options;  // per extractor, for GPU twins
+    std::vector<std::unique_ptr<FeatureExtractor>> extractors;
+};
+
 // One extractor per distinct (feature, options); two that would write the
 // same output name are an error rather than a silent overwrite.
-std::vector<std::unique_ptr<FeatureExtractor>> make_extractors(const Settings& settings)
+Extractors make_extractors(const Settings& settings)
 {
     std::vector<OptionValues> distinct;
     for (const FeatureRequest& request : settings.features) {
@@ -37,18 +44,36 @@ std::vector<std::unique_ptr<FeatureExtractor>> make_extractors(const Settings& s
             distinct.push_back(values);
     }
 
-    std::vector<std::unique_ptr<FeatureExtractor>> extractors;
+    Extractors result;
     std::vector<std::string> names;
     for (const OptionValues& values : distinct) {
-        extractors.push_back(find_feature(values.feature()).create(values));
-        for (const std::string& name : extractors.back()->output_names()) {
+        result.extractors.push_back(find_feature(values.feature()).create(values));
+        result.options.push_back(values);
+        for (const std::string& name : result.extractors.back()->output_names()) {
             if (std::find(names.begin(), names.end(), name) != names.end())
                 throw Error("two --feature requests both write '" + name +
                             "'; give each feature once or with options that rename its outputs");
             names.push_back(name);
         }
     }
-    return extractors;
+    return result;
+}
+
+// --backend auto: the GPU when this build has one, a device is present and
+// every feature has a twin there; otherwise the CPU.
+Backend choose_backend(const Settings& settings, const std::vector<OptionValues>& features)
+{
+    if (settings.backend == "cpu") return Backend::kCpu;
+    if (settings.backend == "cuda") return Backend::kCuda;
+    if (settings.backend == "hip") return Backend::kHip;
+    for (Backend gpu : {Backend::kCuda, Backend::kHip}) {
+        if (gpu_device_count(gpu) <= settings.gpu) continue;
+        const bool all_twins = std::all_of(features.begin(), features.end(), [&](const OptionValues& f) {
+            return twin_exists(f.feature(), gpu);
+        });
+        if (all_twins) return gpu;
+    }
+    return Backend::kCpu;
 }
 
 std::optional<std::uint64_t> expected_frames(const Settings& s, const VideoReader& ref,
@@ -74,7 +99,8 @@ int run(const Settings& settings)
                     "use --no_prediction/-n with --feature (e.g. --feature psnr)");
     }
 
-    auto extractors = make_extractors(settings);
+    Extractors extractors = make_extractors(settings);
+    const Backend backend = choose_backend(settings, extractors.options);
     auto reference = open_video(settings.reference, settings.raw_format);
     auto distorted = open_video(settings.distorted, settings.raw_format);
 
@@ -87,6 +113,9 @@ int run(const Settings& settings)
     config.frame_cnt = settings.frame_cnt;
     config.skip_ref = settings.frame_skip_ref;
     config.skip_dist = settings.frame_skip_dist;
+    config.backend = backend;
+    config.gpu_device = settings.gpu;
+    config.feature_options = extractors.options;
     config.progress = [&](std::uint64_t done) { progress.update(done); };
     config.warn = [&](const std::string& message) {
         progress.interrupt();
@@ -94,7 +123,7 @@ int run(const Settings& settings)
     };
 
     Collector collector;
-    Pipeline pipeline(std::move(extractors), config);
+    Pipeline pipeline(std::move(extractors.extractors), config);
     PipelineResult result;
     try {
         result = pipeline.run(*reference, *distorted, collector);
@@ -103,6 +132,13 @@ int run(const Settings& settings)
         throw;
     }
     progress.finish(result.frames);
+    if (!settings.quiet) {
+        const std::string where = result.device.empty()
+                                      ? std::to_string(resolve_thread_count(settings.threads)) + " threads"
+                                      : result.device;
+        std::fprintf(stderr, "twinvmaf: backend %s (%s), %llu frames\n", backend_name(backend), where.c_str(),
+                     static_cast<unsigned long long>(result.frames));
+    }
 
     if (!settings.output_path.empty()) {
         const VideoFormat& format = reference->format();

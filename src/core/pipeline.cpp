@@ -17,6 +17,8 @@ namespace {
 // Pictures handed out as shared_ptr; the last owner returns them here.
 class PicturePool : public std::enable_shared_from_this<PicturePool> {
 public:
+    explicit PicturePool(const PictureAllocator* allocator) : allocator_(allocator) {}
+
     std::shared_ptr<Picture> get()
     {
         Picture* picture = nullptr;
@@ -27,7 +29,7 @@ public:
                 free_.pop_back();
             }
         }
-        if (!picture) picture = new Picture();
+        if (!picture) picture = new Picture(allocator_);
         std::weak_ptr<PicturePool> pool = weak_from_this();
         return std::shared_ptr<Picture>(picture, [pool](Picture* p) {
             if (auto alive = pool.lock()) alive->put(p);
@@ -42,6 +44,7 @@ private:
         free_.emplace_back(picture);
     }
 
+    const PictureAllocator* allocator_;
     std::mutex mutex_;
     std::vector<std::unique_ptr<Picture>> free_;
 };
@@ -53,7 +56,7 @@ struct FrameJob {
     std::vector<std::shared_ptr<Picture>> dis;
     std::vector<FrameScores> scores;  // per extractor
     std::vector<bool> ran;            // per extractor (subsample may skip)
-    bool done = false;
+    bool done = false;                // CPU: extract() finished
     std::exception_ptr error;
 };
 
@@ -81,16 +84,26 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
 
     unsigned history = 0;
     for (auto& extractor : extractors_) history = std::max(history, extractor->history());
-
-    const unsigned threads = resolve_thread_count(config_.threads);
-    const std::size_t window = std::max<std::size_t>(2, std::size_t{threads} * 2);
     const unsigned subsample = std::max(1u, config_.subsample);
+    // Non-temporal features run only on the frames that are written.
+    auto runs_on = [&](const FeatureExtractor& extractor, std::uint64_t index) {
+        return extractor.temporal() || index % subsample == 0;
+    };
+
+    std::unique_ptr<GpuEngine> engine;
+    if (config_.backend != Backend::kCpu) {
+        if (config_.feature_options.size() != extractors_.size())
+            throw Error("internal: GPU backend needs the option values of every extractor");
+        engine = make_gpu_engine(config_.backend, config_.gpu_device, format, config_.feature_options, history);
+    }
+    const unsigned threads = engine ? 1 : resolve_thread_count(config_.threads);
+    const std::size_t window = engine ? engine->depth() : std::max<std::size_t>(2, std::size_t{threads} * 2);
 
     std::vector<SlotWriter> writers;
     writers.reserve(extractors_.size());
     for (auto& extractor : extractors_) writers.emplace_back(collector, extractor->output_names());
 
-    auto pool = std::make_shared<PicturePool>();
+    auto pool = std::make_shared<PicturePool>(engine ? engine->picture_allocator() : nullptr);
     // scratch[worker][extractor], made on first use by that worker.
     std::vector<std::vector<std::unique_ptr<Scratch>>> scratch(threads);
     for (auto& per_worker : scratch) per_worker.resize(extractors_.size());
@@ -101,9 +114,10 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
     // The last `history` frames, newest first, for temporal features.
     std::deque<std::shared_ptr<Picture>> recent_ref, recent_dis;
     // Declared last so it is joined first, before the state its tasks use.
-    ThreadPool workers(threads);
+    std::unique_ptr<ThreadPool> workers;
+    if (!engine) workers = std::make_unique<ThreadPool>(threads);
 
-    auto extract = [&](FrameJob& job, unsigned worker) {
+    auto extract_on_cpu = [&](FrameJob& job, unsigned worker) {
         std::vector<const Picture*> previous_ref, previous_dis;
         for (std::size_t k = 1; k < job.ref.size(); ++k) {
             previous_ref.push_back(job.ref[k].get());
@@ -111,23 +125,41 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
         }
         const FrameInputs inputs{*job.ref[0], *job.dis[0], job.index, previous_ref, previous_dis};
         for (std::size_t e = 0; e < extractors_.size(); ++e) {
+            if (!job.ran[e]) continue;
             const FeatureExtractor& extractor = *extractors_[e];
-            if (!extractor.temporal() && job.index % subsample) continue;
             std::unique_ptr<Scratch>& s = scratch[worker][e];
             if (!s) s = extractor.make_scratch();
             extractor.extract(inputs, job.scores[e], s.get());
-            job.ran[e] = true;
         }
     };
 
-    auto collect_oldest = [&]() {
-        std::shared_ptr<FrameJob> job;
-        {
-            std::unique_lock lock(mutex);
-            finished.wait(lock, [&] { return in_flight.front()->done; });
-            job = in_flight.front();
-            in_flight.pop_front();
+    auto dispatch = [&](const std::shared_ptr<FrameJob>& job) {
+        if (engine) {
+            engine->submit(static_cast<unsigned>(job->index % window), job->index, *job->ref[0], *job->dis[0],
+                           job->ran);
+            return;
         }
+        workers->submit([&, job](unsigned worker) {
+            try {
+                extract_on_cpu(*job, worker);
+            } catch (...) {
+                job->error = std::current_exception();
+            }
+            std::lock_guard lock(mutex);
+            job->done = true;
+            finished.notify_all();
+        });
+    };
+
+    auto collect_oldest = [&]() {
+        std::shared_ptr<FrameJob> job = in_flight.front();
+        if (engine) {
+            engine->collect(static_cast<unsigned>(job->index % window), job->ran, job->scores);
+        } else {
+            std::unique_lock lock(mutex);
+            finished.wait(lock, [&] { return job->done; });
+        }
+        in_flight.pop_front();
         if (job->error) std::rethrow_exception(job->error);
         for (std::size_t e = 0; e < extractors_.size(); ++e) {
             if (job->ran[e]) extractors_[e]->collect(job->index, job->scores[e], writers[e]);
@@ -135,11 +167,12 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
         if (config_.progress) config_.progress(job->index + 1);
     };
 
-    // On an exception, workers must finish before the state they use dies.
+    // On an exception, CPU workers must finish before the state they use
+    // dies (the GPU engine synchronises in its destructor).
     auto drain = [&]() {
         std::unique_lock lock(mutex);
         finished.wait(lock, [&] {
-            return std::all_of(in_flight.begin(), in_flight.end(), [](auto& j) { return j->done; });
+            return engine || std::all_of(in_flight.begin(), in_flight.end(), [](auto& j) { return j->done; });
         });
     };
 
@@ -172,7 +205,8 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
                 job->dis.push_back(recent_dis[k]);
             }
             job->scores.resize(extractors_.size());
-            job->ran.assign(extractors_.size(), false);
+            job->ran.resize(extractors_.size());
+            for (std::size_t e = 0; e < extractors_.size(); ++e) job->ran[e] = runs_on(*extractors_[e], index);
             if (history) {
                 recent_ref.push_front(ref);
                 recent_dis.push_front(dis);
@@ -182,22 +216,9 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
                 }
             }
 
-            {
-                std::lock_guard lock(mutex);
-                in_flight.push_back(job);
-            }
-            workers.submit([&, job](unsigned worker) {
-                try {
-                    extract(*job, worker);
-                } catch (...) {
-                    job->error = std::current_exception();
-                }
-                std::lock_guard lock(mutex);
-                job->done = true;
-                finished.notify_all();
-            });
-
             if (in_flight.size() >= window) collect_oldest();
+            in_flight.push_back(job);
+            dispatch(job);
         }
         while (!in_flight.empty()) collect_oldest();
     } catch (...) {
@@ -216,6 +237,10 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
     PipelineResult result;
     result.frames = index;
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (engine) {
+        result.device = engine->description();
+        result.gpu_stats = engine->stats();
+    }
     return result;
 }
 

@@ -5,6 +5,9 @@
 //   main thread:  read pair N+k ... | collect N (in order) | recycle pictures
 //   workers:      extract(N), extract(N+1), ... concurrently
 //
+// With a GPU backend the workers are replaced by the GPU engine: the main
+// thread submits frame N+k to the device and collects frame N from it.
+//
 // At most `window` frames are in flight; pictures are recycled through a
 // pool, so memory does not grow with the video's length.
 #pragma once
@@ -17,6 +20,7 @@
 
 #include "core/collector.h"
 #include "core/feature.h"
+#include "gpu/gpu_engine.h"
 #include "io/video_reader.h"
 
 namespace twinvmaf {
@@ -31,11 +35,19 @@ struct PipelineConfig {
     std::function<void(std::uint64_t frames_done)> progress;
     // Non-fatal notices (e.g. one input ended before the other).
     std::function<void(const std::string&)> warn;
+
+    // Where extract() runs. For a GPU backend, `feature_options` holds each
+    // extractor's option values (same order) so the engine can build twins.
+    Backend backend = Backend::kCpu;
+    int gpu_device = 0;
+    std::vector<OptionValues> feature_options;
 };
 
 struct PipelineResult {
     std::uint64_t frames = 0;  // frame pairs scored
     double seconds = 0.0;      // wall time of the frame loop
+    std::string device;        // the GPU that ran, empty on the CPU
+    GpuStats gpu_stats;        // zero on the CPU
 };
 
 class Pipeline {

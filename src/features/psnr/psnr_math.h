@@ -12,14 +12,27 @@
 
 namespace twinvmaf::psnr {
 
+// Squared difference of two samples of up to 15 bits (e^2 < 2^31).
+TV_HD std::uint32_t squared_error(int ref, int dis)
+{
+    const int e = ref - dis;
+    return static_cast<std::uint32_t>(e * e);
+}
+
+// The same for any sample up to 16 bits: in unsigned (modulo 2^32)
+// arithmetic (-e)^2 == e^2, and e^2 < 2^32, so this is the exact square
+// without a branch or a signed overflow.
+TV_HD std::uint32_t squared_error_16bit(unsigned ref, unsigned dis)
+{
+    const std::uint32_t e = ref - dis;
+    return e * e;
+}
+
 // Sum of squared differences of one row of 8-bit samples.
 TV_HD std::uint32_t row_sse(const std::uint8_t* ref, const std::uint8_t* dis, unsigned width)
 {
     std::uint32_t sum = 0;
-    for (unsigned x = 0; x < width; ++x) {
-        const int e = static_cast<int>(ref[x]) - static_cast<int>(dis[x]);
-        sum += static_cast<std::uint32_t>(e * e);
-    }
+    for (unsigned x = 0; x < width; ++x) sum += squared_error(ref[x], dis[x]);
     return sum;
 }
 
@@ -37,19 +50,12 @@ TV_HD std::uint64_t row_sse(const std::uint16_t* ref, const std::uint16_t* dis, 
         for (unsigned start = 0; start < width; start += 256) {
             const unsigned end = width - start < 256 ? width : start + 256;
             std::uint32_t chunk = 0;
-            for (unsigned x = start; x < end; ++x) {
-                const int e = static_cast<int>(ref[x]) - static_cast<int>(dis[x]);
-                chunk += static_cast<std::uint32_t>(e * e);
-            }
+            for (unsigned x = start; x < end; ++x) chunk += squared_error(ref[x], dis[x]);
             sum += chunk;
         }
         return sum;
     }
-    for (unsigned x = 0; x < width; ++x) {
-        const int d = static_cast<int>(ref[x]) - static_cast<int>(dis[x]);
-        const std::uint32_t e = static_cast<std::uint32_t>(d < 0 ? -d : d);
-        sum += std::uint64_t{e} * e;
-    }
+    for (unsigned x = 0; x < width; ++x) sum += squared_error_16bit(ref[x], dis[x]);
     return sum;
 }
 

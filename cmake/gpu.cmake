@@ -1,0 +1,23 @@
+# CUDA build of the GPU backend (included from the top-level CMakeLists.txt
+# when nvcc is found).
+find_package(CUDAToolkit REQUIRED)
+
+# The one list of device floating-point flags every kernel gets: no FMA
+# contraction, IEEE division and square root, no flush-to-zero. A twin must
+# reproduce the host's correctly rounded arithmetic (docs/architecture.md).
+set(TWINVMAF_CUDA_STRICT_FLAGS --fmad=false -prec-div=true -prec-sqrt=true -ftz=false)
+
+file(GLOB TWINVMAF_FEATURE_GPU_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/features/*/*.cu)
+target_sources(twinvmaf_core PRIVATE
+  src/gpu/gpu_engine.cu
+  src/gpu/twin_registry.cu
+  ${TWINVMAF_FEATURE_GPU_SOURCES})
+# Host code in the .cu files includes the C++20 core headers. CMake 3.25 does
+# not know nvcc's C++20 flag (nvcc 12+ has it), so tell it.
+set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+set_target_properties(twinvmaf_core PROPERTIES CUDA_STANDARD 20)
+target_compile_options(twinvmaf_core PRIVATE
+  "$<$<COMPILE_LANGUAGE:CUDA>:${TWINVMAF_CUDA_STRICT_FLAGS};-Xcompiler=-ffp-contract=off>")
+target_compile_definitions(twinvmaf_core PUBLIC TWINVMAF_HAVE_CUDA=1)
+target_link_libraries(twinvmaf_core PUBLIC CUDA::cudart_static)

@@ -1,0 +1,67 @@
+// The GPU backend as the pipeline sees it. This header is plain C++ and is
+// compiled in every build; without CUDA/HIP the functions below report that no
+// GPU backend is built (src/gpu/no_gpu.cpp).
+//
+// Per frame pair the engine uploads both pictures (pinned memory, async),
+// enqueues every twin's kernels on one stream, and reads back one small
+// result block; the host waits only in collect(). With depth() >= 2 the
+// pipeline submits frame N+1 before it collects frame N.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/feature.h"
+#include "core/options.h"
+#include "twinvmaf/picture.h"
+
+namespace twinvmaf {
+
+enum class Backend { kCpu, kCuda, kHip };
+
+const char* backend_name(Backend backend);
+
+// Counters that prove the frame flow (tests assert them per frame).
+struct GpuStats {
+    std::uint64_t frames = 0;
+    std::uint64_t uploads = 0;     // host-to-device copies
+    std::uint64_t readbacks = 0;   // device-to-host copies
+    std::uint64_t host_waits = 0;  // times the host blocked on the device
+};
+
+class GpuEngine {
+public:
+    virtual ~GpuEngine() = default;
+
+    // "CUDA device 0: NVIDIA H200"
+    virtual std::string description() const = 0;
+    // Pinned host memory for pictures, so uploads need no staging copy.
+    virtual const PictureAllocator* picture_allocator() const = 0;
+    // Frame pairs that may be in flight at once (slots 0 .. depth-1).
+    virtual unsigned depth() const = 0;
+    // Uploads the pair into `slot` and enqueues the twins whose `run` flag is
+    // set. The pictures must stay alive until collect(slot) returns.
+    virtual void submit(unsigned slot, std::uint64_t index, const Picture& ref, const Picture& dis,
+                        const std::vector<bool>& run) = 0;
+    // Waits for `slot`, then writes each run twin's results into scores[e]
+    // exactly as the CPU extractor's extract() would.
+    virtual void collect(unsigned slot, const std::vector<bool>& run, std::vector<FrameScores>& scores) = 0;
+    virtual GpuStats stats() const = 0;
+};
+
+// True when this build contains `backend` (CPU always).
+bool backend_compiled(Backend backend);
+// Devices of `backend` present (0 when not compiled or none).
+int gpu_device_count(Backend backend);
+// True when `feature` has a twin on `backend`.
+bool twin_exists(const std::string& feature, Backend backend);
+
+// One engine running the twins of `features` (their option values, in
+// extractor order) on device `device`. Throws twinvmaf::Error when the
+// backend is not built, the device does not exist, or a feature has no twin.
+std::unique_ptr<GpuEngine> make_gpu_engine(Backend backend, int device, const VideoFormat& format,
+                                           const std::vector<OptionValues>& features, unsigned history);
+
+}  // namespace twinvmaf

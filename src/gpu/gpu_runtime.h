@@ -1,0 +1,95 @@
+// The only place where CUDA and HIP differ. Kernels and host code of the GPU
+// backend use the gpu* names below; the CUDA build (nvcc) and the HIP build
+// (hipcc, which defines __HIP__) map them to their runtimes.
+#pragma once
+
+#include <string>
+
+#include "twinvmaf/error.h"
+
+#if defined(__HIP__)
+#include <hip/hip_runtime.h>
+
+#define TWINVMAF_GPU_API_NAME "HIP"
+using gpuError_t = hipError_t;
+using gpuStream_t = hipStream_t;
+using gpuEvent_t = hipEvent_t;
+inline constexpr gpuError_t gpuSuccess = hipSuccess;
+inline constexpr auto gpuMemcpyHostToDevice = hipMemcpyHostToDevice;
+inline constexpr auto gpuMemcpyDeviceToHost = hipMemcpyDeviceToHost;
+inline constexpr auto gpuEventDisableTiming = hipEventDisableTiming;
+inline gpuError_t gpuGetDeviceCount(int* count) { return hipGetDeviceCount(count); }
+inline gpuError_t gpuSetDevice(int device) { return hipSetDevice(device); }
+inline gpuError_t gpuMalloc(void** p, size_t bytes) { return hipMalloc(p, bytes); }
+inline gpuError_t gpuFree(void* p) { return hipFree(p); }
+inline gpuError_t gpuHostAlloc(void** p, size_t bytes) { return hipHostMalloc(p, bytes, hipHostMallocDefault); }
+inline gpuError_t gpuFreeHost(void* p) { return hipHostFree(p); }
+inline gpuError_t gpuMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, gpuStream_t s)
+{
+    return hipMemcpyAsync(dst, src, bytes, kind, s);
+}
+inline gpuError_t gpuMemsetAsync(void* dst, int value, size_t bytes, gpuStream_t s) { return hipMemsetAsync(dst, value, bytes, s); }
+inline gpuError_t gpuStreamCreate(gpuStream_t* s) { return hipStreamCreateWithFlags(s, hipStreamNonBlocking); }
+inline gpuError_t gpuStreamDestroy(gpuStream_t s) { return hipStreamDestroy(s); }
+inline gpuError_t gpuStreamSynchronize(gpuStream_t s) { return hipStreamSynchronize(s); }
+inline gpuError_t gpuEventCreate(gpuEvent_t* e, unsigned flags) { return hipEventCreateWithFlags(e, flags); }
+inline gpuError_t gpuEventDestroy(gpuEvent_t e) { return hipEventDestroy(e); }
+inline gpuError_t gpuEventRecord(gpuEvent_t e, gpuStream_t s) { return hipEventRecord(e, s); }
+inline gpuError_t gpuEventSynchronize(gpuEvent_t e) { return hipEventSynchronize(e); }
+inline gpuError_t gpuEventElapsedTime(float* ms, gpuEvent_t a, gpuEvent_t b) { return hipEventElapsedTime(ms, a, b); }
+inline gpuError_t gpuGetLastError() { return hipGetLastError(); }
+inline const char* gpuGetErrorString(gpuError_t e) { return hipGetErrorString(e); }
+inline std::string gpu_device_name(int device)
+{
+    hipDeviceProp_t p;
+    return hipGetDeviceProperties(&p, device) == hipSuccess ? p.name : "unknown HIP device";
+}
+#else
+#include <cuda_runtime.h>
+
+#define TWINVMAF_GPU_API_NAME "CUDA"
+using gpuError_t = cudaError_t;
+using gpuStream_t = cudaStream_t;
+using gpuEvent_t = cudaEvent_t;
+inline constexpr gpuError_t gpuSuccess = cudaSuccess;
+inline constexpr auto gpuMemcpyHostToDevice = cudaMemcpyHostToDevice;
+inline constexpr auto gpuMemcpyDeviceToHost = cudaMemcpyDeviceToHost;
+inline constexpr auto gpuEventDisableTiming = cudaEventDisableTiming;
+inline gpuError_t gpuGetDeviceCount(int* count) { return cudaGetDeviceCount(count); }
+inline gpuError_t gpuSetDevice(int device) { return cudaSetDevice(device); }
+inline gpuError_t gpuMalloc(void** p, size_t bytes) { return cudaMalloc(p, bytes); }
+inline gpuError_t gpuFree(void* p) { return cudaFree(p); }
+inline gpuError_t gpuHostAlloc(void** p, size_t bytes) { return cudaHostAlloc(p, bytes, cudaHostAllocDefault); }
+inline gpuError_t gpuFreeHost(void* p) { return cudaFreeHost(p); }
+inline gpuError_t gpuMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, gpuStream_t s)
+{
+    return cudaMemcpyAsync(dst, src, bytes, kind, s);
+}
+inline gpuError_t gpuMemsetAsync(void* dst, int value, size_t bytes, gpuStream_t s) { return cudaMemsetAsync(dst, value, bytes, s); }
+inline gpuError_t gpuStreamCreate(gpuStream_t* s) { return cudaStreamCreateWithFlags(s, cudaStreamNonBlocking); }
+inline gpuError_t gpuStreamDestroy(gpuStream_t s) { return cudaStreamDestroy(s); }
+inline gpuError_t gpuStreamSynchronize(gpuStream_t s) { return cudaStreamSynchronize(s); }
+inline gpuError_t gpuEventCreate(gpuEvent_t* e, unsigned flags) { return cudaEventCreateWithFlags(e, flags); }
+inline gpuError_t gpuEventDestroy(gpuEvent_t e) { return cudaEventDestroy(e); }
+inline gpuError_t gpuEventRecord(gpuEvent_t e, gpuStream_t s) { return cudaEventRecord(e, s); }
+inline gpuError_t gpuEventSynchronize(gpuEvent_t e) { return cudaEventSynchronize(e); }
+inline gpuError_t gpuEventElapsedTime(float* ms, gpuEvent_t a, gpuEvent_t b) { return cudaEventElapsedTime(ms, a, b); }
+inline gpuError_t gpuGetLastError() { return cudaGetLastError(); }
+inline const char* gpuGetErrorString(gpuError_t e) { return cudaGetErrorString(e); }
+inline std::string gpu_device_name(int device)
+{
+    cudaDeviceProp p;
+    return cudaGetDeviceProperties(&p, device) == cudaSuccess ? p.name : "unknown CUDA device";
+}
+#endif
+
+namespace twinvmaf::gpu {
+
+// Throws twinvmaf::Error naming the failed call.
+inline void check(gpuError_t status, const char* what)
+{
+    if (status != gpuSuccess)
+        throw Error(std::string(TWINVMAF_GPU_API_NAME) + " error in " + what + ": " + gpuGetErrorString(status));
+}
+
+}  // namespace twinvmaf::gpu

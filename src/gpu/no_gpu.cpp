@@ -1,0 +1,20 @@
+// The GPU entry points of a build without CUDA or HIP.
+#include "gpu/gpu_engine.h"
+#include "twinvmaf/error.h"
+
+namespace twinvmaf {
+
+bool backend_compiled(Backend backend) { return backend == Backend::kCpu; }
+
+int gpu_device_count(Backend) { return 0; }
+
+bool twin_exists(const std::string&, Backend) { return false; }
+
+std::unique_ptr<GpuEngine> make_gpu_engine(Backend backend, int, const VideoFormat&,
+                                           const std::vector<OptionValues>&, unsigned)
+{
+    throw Error(std::string("--backend ") + backend_name(backend) +
+                ": this twinvmaf was built without it (no nvcc/hipcc at build time)");
+}
+
+}  // namespace twinvmaf

@@ -1,0 +1,201 @@
+// GPU twins against the CPU reference, bit for bit, and the frame flow of
+// the GPU engine. Skipped (with a message) where no GPU is present.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <random>
+
+#include "core/collector.h"
+#include "twinvmaf/error.h"
+#include "core/feature.h"
+#include "core/pipeline.h"
+#include "gpu/gpu_engine.h"
+#include "io/video_reader.h"
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using namespace twinvmaf;
+using twinvmaf::test::fixtures_dir;
+using twinvmaf::test::read_file;
+using twinvmaf::test::TempDir;
+
+namespace {
+
+bool have_gpu() { return gpu_device_count(Backend::kCuda) > 0 || gpu_device_count(Backend::kHip) > 0; }
+Backend gpu_backend() { return gpu_device_count(Backend::kCuda) > 0 ? Backend::kCuda : Backend::kHip; }
+
+#define REQUIRE_GPU() \
+    if (!have_gpu()) GTEST_SKIP() << "no GPU device: GPU twin tests did not run"
+
+struct ScoredRun {
+    Collector collector;
+    PipelineResult result;
+};
+
+// Scores ref/dis with one feature (and options) on `backend`.
+ScoredRun score(const fs::path& ref, const fs::path& dis, const std::optional<VideoFormat>& raw, const std::string& feature,
+          const OptionList& options, Backend backend, unsigned subsample = 1)
+{
+    const FeatureInfo& info = find_feature(feature);
+    OptionValues values(info.name, info.options);
+    values.set_all(options);
+    std::vector<std::unique_ptr<FeatureExtractor>> extractors;
+    extractors.push_back(info.create(values));
+    PipelineConfig config;
+    config.threads = 2;
+    config.subsample = subsample;
+    config.backend = backend;
+    config.feature_options = {values};
+    auto r = open_video(ref.string(), raw);
+    auto d = open_video(dis.string(), raw);
+    ScoredRun run;
+    Pipeline pipeline(std::move(extractors), config);
+    run.result = pipeline.run(*r, *d, run.collector);
+    return run;
+}
+
+std::string g17(double v)
+{
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", v);
+    return text;
+}
+
+// Every value of every series and aggregate, identical at %.17g.
+void expect_identical(const Collector& cpu, const Collector& gpu, const std::string& where)
+{
+    ASSERT_EQ(cpu.series().size(), gpu.series().size()) << where;
+    for (std::size_t s = 0; s < cpu.series().size(); ++s) {
+        const auto& a = cpu.series()[s];
+        const auto& b = gpu.series()[s];
+        ASSERT_EQ(a.name, b.name) << where;
+        ASSERT_EQ(a.values.size(), b.values.size()) << where << " " << a.name;
+        for (std::size_t i = 0; i < a.values.size(); ++i) {
+            EXPECT_EQ(a.written[i], b.written[i]) << where << " " << a.name << " frame " << i;
+            EXPECT_EQ(g17(a.values[i]), g17(b.values[i])) << where << " " << a.name << " frame " << i;
+        }
+    }
+    ASSERT_EQ(cpu.aggregates().size(), gpu.aggregates().size()) << where;
+    for (std::size_t i = 0; i < cpu.aggregates().size(); ++i)
+        EXPECT_EQ(g17(cpu.aggregates()[i].value), g17(gpu.aggregates()[i].value)) << where;
+}
+
+struct TwinCase {
+    std::string feature;
+    OptionList options;
+};
+
+std::vector<TwinCase> twin_cases()
+{
+    return {
+        {"psnr", {}},
+        {"psnr", {{"enable_mse", "true"}, {"enable_apsnr", "true"}}},
+        {"psnr", {{"enable_chroma", "false"}}},
+        {"psnr", {{"reduced_hbd_peak", "true"}, {"min_sse", "0.5"}}},
+    };
+}
+
+std::string describe(const TwinCase& c)
+{
+    std::string text = c.feature;
+    for (const auto& [k, v] : c.options) text += ":" + k + "=" + v;
+    return text;
+}
+
+TEST(GpuTwins, EqualCpuOnEveryFixture)
+{
+    REQUIRE_GPU();
+    std::size_t compared = 0;
+    for (const auto& entry : fs::directory_iterator(fixtures_dir())) {
+        if (!fs::exists(entry.path() / "fixture.json")) continue;
+        const auto info = nlohmann::json::parse(read_file(entry.path() / "fixture.json"));
+        const int pf = info["pixel_format"].get<int>();
+        const VideoFormat format{info["width"].get<unsigned>(), info["height"].get<unsigned>(),
+                                 pf == 420 ? ChromaFormat::k420 : pf == 422 ? ChromaFormat::k422 : ChromaFormat::k444,
+                                 info["bitdepth"].get<unsigned>()};
+        for (const TwinCase& c : twin_cases()) {
+            if (!twin_exists(c.feature, gpu_backend())) continue;
+            const auto ref = entry.path() / "ref.yuv", dis = entry.path() / "dis.yuv";
+            const ScoredRun cpu = score(ref, dis, format, c.feature, c.options, Backend::kCpu);
+            const ScoredRun gpu = score(ref, dis, format, c.feature, c.options, gpu_backend());
+            expect_identical(cpu.collector, gpu.collector, entry.path().filename().string() + " " + describe(c));
+            ++compared;
+        }
+    }
+    EXPECT_GT(compared, 0u);
+}
+
+// Random frames of every size 1x1..33x33 plus a few odd ones, every chroma
+// format and bit depth: same values, no fault (run under compute-sanitizer).
+TEST(GpuTwins, EqualCpuOnTinyAndOddSizes)
+{
+    REQUIRE_GPU();
+    TempDir dir;
+    std::mt19937 rng(7);
+    std::vector<std::pair<unsigned, unsigned>> sizes;
+    for (unsigned s = 1; s <= 33; ++s) sizes.emplace_back(s, s);
+    sizes.insert(sizes.end(), {{257, 145}, {19, 23}, {1, 7}, {31, 2}});
+    for (auto [w, h] : sizes)
+        for (ChromaFormat chroma : {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444})
+            for (unsigned bits : {8u, 10u, 12u, 16u}) {
+                const VideoFormat format{w, h, chroma, bits};
+                const std::size_t samples = format.frame_bytes() / format.bytes_per_sample() * 2;
+                for (const char* name : {"ref.yuv", "dis.yuv"}) {
+                    std::string bytes(samples * format.bytes_per_sample(), '\0');
+                    for (std::size_t i = 0; i < samples; ++i) {
+                        const unsigned v = rng() & format.max_sample();
+                        if (bits > 8) {
+                            bytes[2 * i] = static_cast<char>(v & 0xff);
+                            bytes[2 * i + 1] = static_cast<char>(v >> 8);
+                        } else {
+                            bytes[i] = static_cast<char>(v);
+                        }
+                    }
+                    twinvmaf::test::write_file(dir / name, bytes);
+                }
+                for (const TwinCase& c : twin_cases()) {
+                    if (!twin_exists(c.feature, gpu_backend())) continue;
+                    const ScoredRun cpu = score(dir / "ref.yuv", dir / "dis.yuv", format, c.feature, c.options, Backend::kCpu);
+                    const ScoredRun gpu = score(dir / "ref.yuv", dir / "dis.yuv", format, c.feature, c.options, gpu_backend());
+                    expect_identical(cpu.collector, gpu.collector, format.describe() + " " + describe(c));
+                }
+            }
+}
+
+// DESIGN.md §3: per frame two uploads (ref, dis), one readback, one host
+// wait; and the frames are collected in order with --subsample.
+TEST(GpuTwins, OneReadbackAndOneWaitPerFrame)
+{
+    REQUIRE_GPU();
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    const VideoFormat format{576, 324, ChromaFormat::k420, 8};
+    const ScoredRun run = score(fixture / "ref.yuv", fixture / "dis.yuv", format, "psnr", {}, gpu_backend(), 3);
+    EXPECT_EQ(run.result.frames, 48u);
+    EXPECT_EQ(run.result.gpu_stats.frames, 48u);
+    EXPECT_EQ(run.result.gpu_stats.uploads, 2 * 48u);
+    EXPECT_EQ(run.result.gpu_stats.readbacks, 48u);
+    EXPECT_EQ(run.result.gpu_stats.host_waits, 48u);
+    std::cout << "[ flow ] " << run.result.device << ": 48 frames, " << run.result.gpu_stats.uploads << " uploads, "
+              << run.result.gpu_stats.readbacks << " readbacks, " << run.result.gpu_stats.host_waits
+              << " host waits\n";
+}
+
+TEST(GpuTwins, BackendIsReportedAndMissingDeviceIsAnError)
+{
+    if (have_gpu()) {
+        const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+        EXPECT_THROW(score(fixture / "ref.yuv", fixture / "dis.yuv", VideoFormat{576, 324, ChromaFormat::k420, 8},
+                           "null", {}, gpu_backend()),
+                     Error)
+            << "a feature without a twin must be refused on the GPU";
+        return;
+    }
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    EXPECT_THROW(score(fixture / "ref.yuv", fixture / "dis.yuv", VideoFormat{576, 324, ChromaFormat::k420, 8}, "psnr",
+                       {}, Backend::kCuda),
+                 Error);
+}
+
+}  // namespace
