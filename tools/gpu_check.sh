@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds twinvmaf with CUDA on a GPU machine and runs everything that needs
+# the device: the strict-FP probe, the GPU twin tests (also under
+# compute-sanitizer memcheck), the parity gate and the GPU benchmarks.
+#
+#   tools/gpu_check.sh [--deps DIR] [--fixtures DIR] [--out DIR] [--arch 90]
+#
+# --deps holds what the GPU machine lacks (it has nvcc, cmake, ninja, python3):
+#   DIR/googletest (sources) and DIR/include/nlohmann (headers).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+deps="$root/.device"; fixtures="${TWINVMAF_FIXTURES:-$root/../shared/fixtures}"; out="${OUT:-/tmp}"; arch=90
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --deps) deps=$2; shift 2 ;; --fixtures) fixtures=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;; --arch) arch=$2; shift 2 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+export PATH="$PATH:/usr/local/cuda/bin" TWINVMAF_FIXTURES="$fixtures"
+build="$root/build/gpu"
+section() { echo; echo "=== $* ==="; }
+
+section "build (sm_$arch)"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+  -DTWINVMAF_GTEST_SOURCE_DIR="$deps/googletest" -DCMAKE_CXX_FLAGS="-I$deps/include" \
+  -DTWINVMAF_BUILD_BENCH=OFF >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
+echo "built"
+
+status=0
+section "strict floating-point probe"
+"$build/tests/fp_probe_tests" 2>&1 | grep -E "probe|OK|FAILED|PASSED" || status=1
+section "GPU twins vs CPU"
+"$build/tests/gpu_tests" 2>&1 | grep -E "flow|OK \]|FAILED|PASSED|Failure|Expected|Which is" | head -60
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+section "compute-sanitizer memcheck (GPU twin tests)"
+if command -v compute-sanitizer >/dev/null; then
+  compute-sanitizer --tool memcheck --error-exitcode 3 "$build/tests/gpu_tests" 2>&1 | tail -4 || status=1
+else
+  echo "compute-sanitizer not found"
+fi
+section "parity gate"
+python3 "$root/tools/parity_gate.py" --cli "$build/twinvmaf" --fixtures "$fixtures" --backends cuda || status=1
+exit $status
