@@ -2,6 +2,7 @@
 // one, row by row with the shared arithmetic of motion_math.h.
 #include <vector>
 
+#include "core/cpu_dispatch.h"
 #include "features/motion/motion.h"
 #include "features/motion/motion_math.h"
 
@@ -36,6 +37,22 @@ std::uint64_t plane_sad(const PlaneView& earlier, const PlaneView& current, unsi
     return sad;
 }
 
+// The entry points, compiled per instruction set (core/cpu_dispatch.h). The
+// unrounded vertical sum fits int32 up to 15-bit samples; 16-bit needs int64.
+TV_CPU_CLONES std::uint64_t plane_sad_8bit(const PlaneView& earlier, const PlaneView& current,
+                                           std::int32_t* padded_row)
+{
+    return plane_sad<std::int32_t, std::uint8_t>(earlier, current, 8, padded_row);
+}
+
+TV_CPU_CLONES std::uint64_t plane_sad_high_bitdepth(const PlaneView& earlier, const PlaneView& current,
+                                                    unsigned bitdepth, std::int32_t* padded_row)
+{
+    if (bitdepth < 16)
+        return plane_sad<std::int32_t, std::uint16_t>(earlier, current, bitdepth, padded_row);
+    return plane_sad<std::int64_t, std::uint16_t>(earlier, current, bitdepth, padded_row);
+}
+
 }  // namespace
 
 std::unique_ptr<Scratch> MotionCpu::make_scratch() const
@@ -56,14 +73,9 @@ void MotionCpu::extract(const FrameInputs& inputs, FrameScores& scores, Scratch*
     padded_row.resize(current.width + 2 * kRadius);
 
     const unsigned bitdepth = format().bitdepth;
-    std::uint64_t sad;
-    if (bitdepth == 8)
-        sad = plane_sad<std::int32_t, std::uint8_t>(earlier, current, bitdepth, padded_row.data());
-    else if (bitdepth < 16)
-        sad = plane_sad<std::int32_t, std::uint16_t>(earlier, current, bitdepth, padded_row.data());
-    else
-        sad = plane_sad<std::int64_t, std::uint16_t>(earlier, current, bitdepth, padded_row.data());
-    scores.set_integer(0, sad);
+    scores.set_integer(0, bitdepth == 8
+                              ? plane_sad_8bit(earlier, current, padded_row.data())
+                              : plane_sad_high_bitdepth(earlier, current, bitdepth, padded_row.data()));
 }
 
 }  // namespace twinvmaf::motion
