@@ -55,6 +55,8 @@ TV_HD std::int32_t vertical_blur(Wide d0, Wide d1, Wide d2, Wide d3, Wide d4, un
 // int64 (slow to vectorise), each product, which does fit in int32, is split
 // into its high and low 16 bits: floor((p0 + p1 + p2 + 2^15) / 2^16) equals
 // the sum of the high parts plus floor((sum of low parts + 2^15) / 2^16).
+// (`>>` of a negative int is an arithmetic shift - defined from C++20, and what
+// every host and device compiler we build with does in C++17 too.)
 TV_HD std::int32_t horizontal_blur(const std::int32_t* row)
 {
     const std::int32_t outer = kTapOuter * (row[0] + row[4]);
