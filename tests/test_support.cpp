@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -86,5 +87,34 @@ CommandResult run_cli(const std::string&)
     throw std::runtime_error("run_cli is only available in the CLI tests");
 }
 #endif
+
+Picture random_picture(const VideoFormat& format, std::uint32_t seed, int max_delta, const Picture* base)
+{
+    Picture p(format);
+    std::mt19937 rng(seed);
+    const unsigned max = format.max_sample();
+    const std::size_t samples = format.frame_bytes() / format.bytes_per_sample();
+    for (std::size_t i = 0; i < samples; ++i) {
+        unsigned v;
+        if (base) {
+            const unsigned b = format.bitdepth > 8
+                                   ? reinterpret_cast<const std::uint16_t*>(base->bytes())[i]
+                                   : base->bytes()[i];
+            const int d = static_cast<int>(rng() % (2 * max_delta + 1)) - max_delta;
+            v = static_cast<unsigned>(std::clamp<int>(static_cast<int>(b) + d, 0, static_cast<int>(max)));
+        } else {
+            v = rng() % (max + 1);
+        }
+        if (format.bitdepth > 8) reinterpret_cast<std::uint16_t*>(p.bytes())[i] = static_cast<std::uint16_t>(v);
+        else p.bytes()[i] = static_cast<std::uint8_t>(v);
+    }
+    return p;
+}
+
+unsigned sample_at(const Picture& picture, int plane, unsigned x, unsigned y)
+{
+    const PlaneView view = picture.plane(plane);
+    return picture.format().bitdepth > 8 ? view.row<std::uint16_t>(y)[x] : view.row<std::uint8_t>(y)[x];
+}
 
 }  // namespace twinvmaf::test

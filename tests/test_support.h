@@ -1,9 +1,12 @@
 // Helpers shared by the tests: where the fixtures are, temporary folders,
-// running the CLI.
+// running the CLI, random pictures.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
+
+#include "twinvmaf/picture.h"
 
 namespace twinvmaf::test {
 
@@ -38,5 +41,14 @@ CommandResult run_cli(const std::string& arguments);
 
 // Quotes a string for /bin/sh.
 std::string shell_quote(const std::string& text);
+
+// A picture of uniformly random samples (every byte of the buffer, unscored
+// chroma included), or with `base`: base plus uniform noise in
+// [-max_delta, max_delta], clipped to the bit depth.
+Picture random_picture(const VideoFormat& format, std::uint32_t seed, int max_delta = -1,
+                       const Picture* base = nullptr);
+
+// Sample (x, y) of a plane, for 8-bit and deeper pictures alike.
+unsigned sample_at(const Picture& picture, int plane, unsigned x, unsigned y);
 
 }  // namespace twinvmaf::test

@@ -1,6 +1,7 @@
 // The list of features twinvmaf knows, in a fixed order. Adding a feature is
 // one line here plus its folder under src/features/.
 #include "core/feature.h"
+#include "features/motion/motion.h"
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
 
@@ -10,6 +11,7 @@ const std::vector<FeatureInfo>& feature_registry()
 {
     static const std::vector<FeatureInfo> features = {
         psnr::feature_info(),
+        motion::feature_info(),
         null_feature::feature_info(),
     };
     return features;

@@ -213,4 +213,50 @@ TEST_F(Cli, SameBytesForAnyThreadCount)
     EXPECT_NE(first.find("apsnr_y"), std::string::npos);
 }
 
+// Motion reads earlier pictures and writes motion2/motion3 at the end: its
+// output must not depend on which worker scored which frame.
+TEST_F(Cli, MotionSameBytesForThreads1And3)
+{
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
+    const std::string args = "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
+                             " -w 576 -h 324 -p 420 -b 8 -n --feature motion=debug=true "
+                             "--feature motion=motion_five_frame_window=true:motion_moving_average=true "
+                             "--json --precision max";
+    std::string first;
+    for (const char* threads : {"1", "3"}) {
+        const auto r = run_cli(args + " --threads " + threads + " -o -");
+        ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+        const std::string text = strip_fps(r.stdout_text);
+        if (first.empty()) first = text;
+        else EXPECT_EQ(text, first) << "--threads " << threads << " differs from --threads 1";
+    }
+    EXPECT_NE(first.find("integer_motion3_mffw_mma"), std::string::npos);
+}
+
+// With --subsample, motion still compares consecutive frames (Netflix runs it
+// on every frame); only the written frames are thinned out.
+TEST_F(Cli, MotionWithSubsampleKeepsEveryFramesValue)
+{
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
+    const std::string args = "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
+                             " -w 576 -h 324 -p 420 -b 8 -n --feature motion --csv --precision max -o -";
+    const auto all = run_cli(args);
+    const auto thinned = run_cli(args + " --subsample 3");
+    ASSERT_EQ(all.exit_code, 0) << all.stderr_text;
+    ASSERT_EQ(thinned.exit_code, 0) << thinned.stderr_text;
+    std::istringstream all_lines(all.stdout_text), thinned_lines(thinned.stdout_text);
+    std::string line, expected;
+    std::getline(thinned_lines, line);
+    std::getline(all_lines, expected);
+    EXPECT_EQ(line, expected);  // header
+    for (int frame = 0; std::getline(all_lines, expected); ++frame) {
+        if (frame % 3) continue;
+        ASSERT_TRUE(std::getline(thinned_lines, line)) << "frame " << frame;
+        EXPECT_EQ(line, expected);
+    }
+    EXPECT_FALSE(std::getline(thinned_lines, line)) << line;
+}
+
 }  // namespace

@@ -8,34 +8,12 @@
 
 #include "core/feature.h"
 #include "features/psnr/psnr.h"
+#include "test_support.h"
 
 using namespace twinvmaf;
+using twinvmaf::test::random_picture;
 
 namespace {
-
-Picture random_picture(const VideoFormat& format, std::uint32_t seed, int max_delta = -1,
-                       const Picture* base = nullptr)
-{
-    Picture p(format);
-    std::mt19937 rng(seed);
-    const unsigned max = format.max_sample();
-    const std::size_t samples = format.frame_bytes() / format.bytes_per_sample();
-    for (std::size_t i = 0; i < samples; ++i) {
-        unsigned v;
-        if (base) {
-            const unsigned b = format.bitdepth > 8
-                                   ? reinterpret_cast<const std::uint16_t*>(base->bytes())[i]
-                                   : base->bytes()[i];
-            const int d = static_cast<int>(rng() % (2 * max_delta + 1)) - max_delta;
-            v = static_cast<unsigned>(std::clamp<int>(static_cast<int>(b) + d, 0, static_cast<int>(max)));
-        } else {
-            v = rng() % (max + 1);
-        }
-        if (format.bitdepth > 8) reinterpret_cast<std::uint16_t*>(p.bytes())[i] = static_cast<std::uint16_t>(v);
-        else p.bytes()[i] = static_cast<std::uint8_t>(v);
-    }
-    return p;
-}
 
 // Naive SSE over the scored part of a plane.
 double naive_sse(const Picture& a, const Picture& b, int plane)
