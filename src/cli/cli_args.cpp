@@ -146,7 +146,7 @@ FeatureRequest parse_feature_argument(const std::string& text)
         if (key.empty() || !value)
             throw UsageError("--feature " + text + ": bad option string \"" + pair +
                              "\"; expected option=value");
-        request.options.emplace_back(key, *value);
+        request.options.emplace_back(key, libvmaf_option_text(*value));
     }
     return request;
 }
@@ -173,7 +173,8 @@ ModelRequest parse_model_argument(const std::string& text)
                 throw UsageError("--model " + text + ": unknown key \"" + key +
                                  "\"; expected path, version, name, disable_clip, "
                                  "enable_transform or <feature>.<option>");
-            model.overrides.push_back({key.substr(0, dot), {{key.substr(dot + 1), *value}}});
+            model.overrides.push_back(
+                {key.substr(0, dot), {{key.substr(dot + 1), libvmaf_option_text(*value)}}});
         }
     }
     if (model.path.empty() == model.version.empty())
@@ -202,7 +203,8 @@ Input:
 Scoring:
  --model/-m $params:          model, colon-delimited: version=<built-in> or
                               path=<file.json>, name=, disable_clip,
-                              enable_transform, <feature>.<option>=<value>
+                              enable_transform, <extractor>.<option>=<value>
+                              (repeatable; default: version=vmaf_v0.6.1)
  --feature $name[=opt=val:opt=val]: extract a feature (repeatable)
  --no_prediction/-n:          features only, no model
  --subsample $unsigned:       write scores of every N-th frame only
@@ -290,6 +292,10 @@ ParseResult parse_arguments(int argc, char** argv)
             throw UsageError("raw .yuv input needs all of --width/-w, --height/-h, "
                              "--pixel_format/-p and --bitdepth/-b");
         s.raw_format = VideoFormat{width, height, *chroma, bitdepth};
+    }
+    if (s.models.empty() && !s.no_prediction) {
+        // Netflix's default: the built-in vmaf_v0.6.1, named "vmaf".
+        s.models.push_back(parse_model_argument("version=vmaf_v0.6.1"));
     }
     for (std::size_t i = 0; i < s.models.size(); ++i) {
         for (std::size_t j = i + 1; j < s.models.size(); ++j) {

@@ -17,6 +17,9 @@
 #include "core/feature.h"
 #include "core/pipeline.h"
 #include "io/video_reader.h"
+#include "model/binding.h"
+#include "model/model.h"
+#include "model/predict.h"
 #include "output/writers.h"
 #include "twinvmaf/error.h"
 #include "twinvmaf/version.h"
@@ -24,29 +27,74 @@
 namespace twinvmaf::cli {
 namespace {
 
-// One extractor per distinct (feature, options); two that would write the
-// same output name are an error rather than a silent overwrite.
-std::vector<std::unique_ptr<FeatureExtractor>> make_extractors(const Settings& settings)
+// Loads each --model as Netflix's vmaf does: the built-in version or the file,
+// then its "<extractor>.<option>=<value>" overrides.
+std::vector<model::LoadedModel> load_models(const Settings& settings)
 {
-    std::vector<OptionValues> distinct;
+    std::vector<model::LoadedModel> models;
+    for (const ModelRequest& request : settings.models) {
+        try {
+            const model::LoadOptions options{.name = request.name,
+                                             .disable_clip = request.disable_clip,
+                                             .enable_transform = request.enable_transform};
+            model::LoadedModel loaded = request.version.empty()
+                                            ? model::load_model_file(request.path, options)
+                                            : model::load_builtin_model(request.version, options);
+            for (const auto& [extractor, overrides] : request.overrides)
+                model::apply_override(loaded, extractor, overrides);
+            models.push_back(std::move(loaded));
+        } catch (const Error& e) {
+            throw Error("--model " + request.text + ": " + e.what());
+        }
+    }
+    return models;
+}
+
+// The extractors to run, in Netflix's order of registration: every model's
+// features (models in order), then --feature. A configuration (extractor and
+// option values) asked for twice runs once. Sets the models' inputs.
+std::vector<OptionValues> extractor_configs(const Settings& settings,
+                                            std::vector<model::LoadedModel>& models)
+{
+    std::vector<OptionValues> wanted;
+    for (model::LoadedModel& loaded : models) {
+        for (OptionValues& values : model::bind_to_extractors(loaded)) wanted.push_back(std::move(values));
+    }
     for (const FeatureRequest& request : settings.features) {
         const FeatureInfo& info = find_feature(request.name);
         OptionValues values(info.name, info.options);
         values.set_all(request.options);
-        if (std::find(distinct.begin(), distinct.end(), values) == distinct.end())
-            distinct.push_back(values);
+        wanted.push_back(std::move(values));
     }
+    std::vector<OptionValues> distinct;
+    for (OptionValues& values : wanted) {
+        if (std::find(distinct.begin(), distinct.end(), values) == distinct.end())
+            distinct.push_back(std::move(values));
+    }
+    return distinct;
+}
 
+// One extractor per configuration. Two that would write the same output name
+// (e.g. the same extractor with a different non-naming option), or a model
+// named like an output, are an error rather than a silent overwrite.
+std::vector<std::unique_ptr<FeatureExtractor>> make_extractors(
+    const std::vector<OptionValues>& configs, const std::vector<model::LoadedModel>& models)
+{
     std::vector<std::unique_ptr<FeatureExtractor>> extractors;
     std::vector<std::string> names;
-    for (const OptionValues& values : distinct) {
+    auto claim = [&](const std::string& name, const std::string& writer) {
+        if (std::find(names.begin(), names.end(), name) != names.end())
+            throw Error("two sources write '" + name + "' (the second: " + writer +
+                        "); give each feature once, with options that rename its outputs, "
+                        "and name models apart with --model ...:name=");
+        names.push_back(name);
+    };
+    for (const OptionValues& values : configs) {
         extractors.push_back(find_feature(values.feature()).create(values));
-        for (const std::string& name : extractors.back()->output_names()) {
-            if (std::find(names.begin(), names.end(), name) != names.end())
-                throw Error("two --feature requests both write '" + name +
-                            "'; give each feature once or with options that rename its outputs");
-            names.push_back(name);
-        }
+        for (const std::string& name : extractors.back()->output_names()) claim(name, "feature " + values.feature());
+    }
+    for (const model::LoadedModel& loaded : models) {
+        for (const std::string& name : model::output_names(loaded)) claim(name, "model " + loaded.label);
     }
     return extractors;
 }
@@ -66,15 +114,10 @@ std::optional<std::uint64_t> expected_frames(const Settings& s, const VideoReade
 
 int run(const Settings& settings)
 {
-    if (!settings.models.empty() || !settings.no_prediction) {
-        throw Error(std::string(settings.models.empty() ? "no --model given: the default model "
-                                                          "vmaf_v0.6.1"
-                                                        : "--model " + settings.models[0].text) +
-                    " needs VMAF models, which are not implemented yet in this version; "
-                    "use --no_prediction/-n with --feature (e.g. --feature psnr)");
-    }
-
-    auto extractors = make_extractors(settings);
+    // With --no_prediction, models still choose features (as in Netflix's vmaf)
+    // but predict nothing.
+    std::vector<model::LoadedModel> models = load_models(settings);
+    auto extractors = make_extractors(extractor_configs(settings, models), models);
     auto reference = open_video(settings.reference, settings.raw_format);
     auto distorted = open_video(settings.distorted, settings.raw_format);
 
@@ -103,6 +146,15 @@ int run(const Settings& settings)
         throw;
     }
     progress.finish(result.frames);
+
+    if (!settings.no_prediction) {
+        model::score_models(models, collector, result.frames, settings.subsample);
+        // Netflix prints the pooled scores when stderr is a terminal, unless
+        // --quiet is given together with an output file.
+        if (::isatty(STDERR_FILENO) && (!settings.quiet || settings.output_path.empty()))
+            std::fputs(model::pooled_summary(models, collector, result.frames, settings.subsample).c_str(),
+                       stderr);
+    }
 
     if (!settings.output_path.empty()) {
         const VideoFormat& format = reference->format();
