@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <cstdlib>
 #include <regex>
 #include <sstream>
 
@@ -237,6 +239,35 @@ TEST_F(CliModels, NoPredictionStillExtractsTheModelsFeatures)
 {
     const auto out = run_json("-n --model path=" + model_path());
     EXPECT_EQ(keys(out["frames"][0]["metrics"]), (std::vector<std::string>{"psnr_y", "psnr_cb", "psnr_cr"}));
+}
+
+// Netflix prints the pooled score on stderr when stderr is a terminal, unless
+// --quiet comes with an output file. `script` gives the CLI a terminal.
+TEST_F(CliModels, PooledSummaryOnATerminalLikeNetflix)
+{
+    if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no `script` to fake a terminal";
+    auto transcript = [&](const std::string& args) {
+        const std::string cli = shell_quote(TWINVMAF_CLI) + " " + raw_args() + " " + args;
+        const std::string command = "script -qec " + shell_quote(cli) + " /dev/null > " +
+                                    shell_quote(dir / "transcript.txt") + " 2>&1 </dev/null";
+        EXPECT_EQ(std::system(command.c_str()), 0) << command;
+        return read_file(dir / "transcript.txt");
+    };
+    const std::string model = "--model path=" + model_path();
+    const std::string shown = transcript(model + " --json --precision max -o " + shell_quote(dir / "out.json"));
+    const auto out = nlohmann::ordered_json::parse(read_file(dir / "out.json"));
+    char expected[128];
+    std::snprintf(expected, sizeof expected, "%s: %f", (dir / "psnr_model.json").c_str(),
+                  out["pooled_metrics"]["vmaf"]["mean"].get<double>());
+    EXPECT_NE(shown.find(expected), std::string::npos) << shown;
+    EXPECT_EQ(transcript(model + " -q -o " + shell_quote(dir / "out.xml")).find("psnr_model.json: "),
+              std::string::npos);
+    EXPECT_NE(transcript(model + " -q").find(expected), std::string::npos);
+    const std::string boot = transcript("--model path=" + model_path("psnr_bootstrap.json") + " -o " +
+                                        shell_quote(dir / "boot.xml"));
+    EXPECT_NE(boot.find("psnr_bootstrap.json: "), std::string::npos) << boot;
+    EXPECT_NE(boot.find(", ci.p95: ["), std::string::npos) << boot;
+    EXPECT_NE(boot.find("], stddev: "), std::string::npos) << boot;
 }
 
 TEST_F(CliModels, DefaultModelIsVmafV061)
