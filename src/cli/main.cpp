@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -75,10 +76,11 @@ std::vector<OptionValues> extractor_configs(const Settings& settings,
 }
 
 // One extractor per configuration. Two that would write the same output name
-// (e.g. the same extractor with a different non-naming option), or a model
-// named like an output, are an error rather than a silent overwrite.
+// (e.g. the same extractor with a different non-naming option), or a
+// predicting model named like an output, are an error rather than a silent
+// overwrite.
 std::vector<std::unique_ptr<FeatureExtractor>> make_extractors(
-    const std::vector<OptionValues>& configs, const std::vector<model::LoadedModel>& models)
+    const std::vector<OptionValues>& configs, std::span<const model::LoadedModel> predicting)
 {
     std::vector<std::unique_ptr<FeatureExtractor>> extractors;
     std::vector<std::string> names;
@@ -93,7 +95,7 @@ std::vector<std::unique_ptr<FeatureExtractor>> make_extractors(
         extractors.push_back(find_feature(values.feature()).create(values));
         for (const std::string& name : extractors.back()->output_names()) claim(name, "feature " + values.feature());
     }
-    for (const model::LoadedModel& loaded : models) {
+    for (const model::LoadedModel& loaded : predicting) {
         for (const std::string& name : model::output_names(loaded)) claim(name, "model " + loaded.label);
     }
     return extractors;
@@ -117,7 +119,8 @@ int run(const Settings& settings)
     // With --no_prediction, models still choose features (as in Netflix's vmaf)
     // but predict nothing.
     std::vector<model::LoadedModel> models = load_models(settings);
-    auto extractors = make_extractors(extractor_configs(settings, models), models);
+    auto extractors = make_extractors(extractor_configs(settings, models),
+                                      settings.no_prediction ? std::span<const model::LoadedModel>() : models);
     auto reference = open_video(settings.reference, settings.raw_format);
     auto distorted = open_video(settings.distorted, settings.raw_format);
 
