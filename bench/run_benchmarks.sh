@@ -80,3 +80,9 @@ if [ -x "$build/bench/bench_psnr_kernel" ]; then
   echo "PSNR kernel alone (1080p frame pair, one thread):"
   "$build/bench/bench_psnr_kernel" --benchmark_min_time=0.2
 fi
+
+if [ -x "$build/bench/bench_model_predict" ]; then
+  echo
+  echo "Model scoring alone (features given, one thread):"
+  "$build/bench/bench_model_predict" --benchmark_min_time=0.2
+fi

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -17,6 +18,19 @@ std::filesystem::path fixtures_dir()
 {
     if (const char* env = std::getenv("TWINVMAF_FIXTURES"); env && *env) return env;
     return TWINVMAF_DEFAULT_FIXTURES;
+}
+
+std::map<std::string, std::string> manifest_runs()
+{
+    std::map<std::string, std::string> runs;
+    std::istringstream manifest(read_file(fixtures_dir() / "MANIFEST.md"));
+    const std::regex row(R"(^\| `([A-Za-z0-9_.]+)`[^|]*\| `([^`]*)` \|)");
+    std::string line;
+    std::smatch m;
+    while (std::getline(manifest, line)) {
+        if (std::regex_search(line, m, row)) runs.emplace(m[1], m[2]);
+    }
+    return runs;
 }
 
 TempDir::TempDir()

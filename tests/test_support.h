@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "twinvmaf/picture.h"
@@ -12,6 +13,10 @@ namespace twinvmaf::test {
 
 // ../shared/fixtures beside the checkout, or $TWINVMAF_FIXTURES.
 std::filesystem::path fixtures_dir();
+
+// MANIFEST.md's Runs table: run stem -> the CLI arguments after the common
+// part (e.g. "vmaf_v0.6.1_egl" -> "--model version=vmaf_v0.6.1:adm...=1.2").
+std::map<std::string, std::string> manifest_runs();
 
 // A fresh empty directory, removed when the object dies.
 class TempDir {

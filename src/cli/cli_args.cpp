@@ -2,6 +2,7 @@
 
 #include <getopt.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -136,6 +137,59 @@ std::pair<std::string, std::optional<std::string>> split_key_value(const std::st
     return {text.substr(0, at), text.substr(at + 1)};
 }
 
+void add_preset_model(Settings& s, const std::string& version, const std::string& name)
+{
+    s.models.push_back(parse_model_argument("version=" + version + ":name=" + name));
+}
+
+// A preset feature replaces an earlier request for the same extractor
+// (Netflix's CHECKED_REPLACE), or is added.
+void replace_preset_feature(Settings& s, const std::string& text)
+{
+    FeatureRequest request = parse_feature_argument(text);
+    for (FeatureRequest& existing : s.features) {
+        if (existing.name == request.name) {
+            existing = std::move(request);
+            return;
+        }
+    }
+    s.features.push_back(std::move(request));
+}
+
+// Netflix's --aom_ctc v1.0 .. v7.0 (AOM common test conditions): two models
+// and a list of features, added where the option stands on the command line.
+void add_aom_ctc_preset(Settings& s, const std::string& version)
+{
+    if (version == "proposed") throw UsageError("`--aom_ctc proposed` is deprecated.");
+    static const char* const kVersions[] = {"v1.0", "v2.0", "v3.0", "v4.0", "v5.0", "v6.0", "v7.0"};
+    const auto found = std::find(std::begin(kVersions), std::end(kVersions), version);
+    if (found == std::end(kVersions))
+        throw UsageError("bad aom_ctc version \"" + version + "\"; valid: v1.0 .. v7.0");
+    const int level = static_cast<int>(found - std::begin(kVersions)) + 1;
+
+    add_preset_model(s, "vmaf_v0.6.1", "vmaf");
+    add_preset_model(s, "vmaf_v0.6.1neg", "vmaf_neg");
+    for (const char* feature : {"psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5", "ciede",
+                                "float_ssim=enable_db=true:clip_db=true",
+                                "float_ms_ssim=enable_db=true:clip_db=true", "psnr_hvs"})
+        s.features.push_back(parse_feature_argument(feature));
+    if (level >= 3) s.features.push_back(parse_feature_argument("cambi"));
+    // v6.0 also lets Netflix compare .y4m inputs of different bit depths;
+    // twinvmaf's readers need equal formats (the run then fails clearly).
+    if (level >= 7) replace_preset_feature(s, "float_ssim=scale=1:enable_db=true:clip_db=true");
+}
+
+// Netflix's --nflx_ctc v1.0.
+void add_nflx_ctc_preset(Settings& s, const std::string& version)
+{
+    if (version != "v1.0") throw UsageError("bad nflx_ctc version \"" + version + "\"; valid: v1.0");
+    add_preset_model(s, "vmaf_4k_v0.6.1", "vmaf");
+    add_preset_model(s, "vmaf_4k_v0.6.1neg", "vmaf_neg");
+    for (const char* feature : {"psnr=enable_chroma=true:enable_apsnr=true",
+                                "float_ssim=enable_db=true:clip_db=true", "cambi"})
+        s.features.push_back(parse_feature_argument(feature));
+}
+
 }  // namespace
 
 FeatureRequest parse_feature_argument(const std::string& text)
@@ -150,7 +204,7 @@ FeatureRequest parse_feature_argument(const std::string& text)
         if (key.empty() || !value)
             throw UsageError("--feature " + text + ": bad option string \"" + pair +
                              "\"; expected option=value");
-        request.options.emplace_back(key, *value);
+        request.options.emplace_back(key, libvmaf_option_text(*value));
     }
     return request;
 }
@@ -177,7 +231,8 @@ ModelRequest parse_model_argument(const std::string& text)
                 throw UsageError("--model " + text + ": unknown key \"" + key +
                                  "\"; expected path, version, name, disable_clip, "
                                  "enable_transform or <feature>.<option>");
-            model.overrides.push_back({key.substr(0, dot), {{key.substr(dot + 1), *value}}});
+            model.overrides.push_back(
+                {key.substr(0, dot), {{key.substr(dot + 1), libvmaf_option_text(*value)}}});
         }
     }
     if (model.path.empty() == model.version.empty())
@@ -206,7 +261,12 @@ Input:
 Scoring:
  --model/-m $params:          model, colon-delimited: version=<built-in> or
                               path=<file.json>, name=, disable_clip,
-                              enable_transform, <feature>.<option>=<value>
+                              enable_transform, <extractor>.<option>=<value>
+                              (repeatable; default: version=vmaf_v0.6.1)
+ --aom_ctc v1.0..v7.0:        AOM CTC preset: vmaf_v0.6.1 (vmaf), vmaf_v0.6.1neg
+                              (vmaf_neg) and psnr, ciede, float_ssim, ...
+ --nflx_ctc v1.0:             Netflix CTC preset: vmaf_4k_v0.6.1 (vmaf),
+                              vmaf_4k_v0.6.1neg (vmaf_neg), psnr, float_ssim, cambi
  --feature $name[=opt=val:opt=val]: extract a feature (repeatable)
  --no_prediction/-n:          features only, no model
  --subsample $unsigned:       write scores of every N-th frame only
@@ -262,10 +322,8 @@ ParseResult parse_arguments(int argc, char** argv)
             // bits as its scalar code, so a mask can only change the speed.
             parse_count(optarg, kCpumask);
             break;
-        case kAomCtc:
-        case kNflxCtc:
-            throw UsageError(option_label(code) + " presets need VMAF models and features that "
-                             "are not implemented yet in this version");
+        case kAomCtc: add_aom_ctc_preset(s, optarg); break;
+        case kNflxCtc: add_nflx_ctc_preset(s, optarg); break;
         case kFrameCnt: s.frame_cnt = parse_count(optarg, kFrameCnt); break;
         case kFrameSkipRef: s.frame_skip_ref = parse_count(optarg, kFrameSkipRef); break;
         case kFrameSkipDist: s.frame_skip_dist = parse_count(optarg, kFrameSkipDist); break;
@@ -307,6 +365,10 @@ ParseResult parse_arguments(int argc, char** argv)
             throw UsageError("raw .yuv input needs all of --width/-w, --height/-h, "
                              "--pixel_format/-p and --bitdepth/-b");
         s.raw_format = VideoFormat{width, height, *chroma, bitdepth};
+    }
+    if (s.models.empty() && !s.no_prediction) {
+        // Netflix's default: the built-in vmaf_v0.6.1, named "vmaf".
+        s.models.push_back(parse_model_argument("version=vmaf_v0.6.1"));
     }
     for (std::size_t i = 0; i < s.models.size(); ++i) {
         for (std::size_t j = i + 1; j < s.models.size(); ++j) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@
 #include "core/thread_pool.h"
 #include "gpu/gpu_engine.h"
 #include "io/video_reader.h"
+#include "model/binding.h"
+#include "model/model.h"
+#include "model/predict.h"
 #include "output/writers.h"
 #include "twinvmaf/error.h"
 #include "twinvmaf/version.h"
@@ -26,37 +30,77 @@
 namespace twinvmaf::cli {
 namespace {
 
-struct Extractors {
-    std::vector<OptionValues> options;  // per extractor, for GPU twins
-    std::vector<std::unique_ptr<FeatureExtractor>> extractors;
-};
-
-// One extractor per distinct (feature, options); two that would write the
-// same output name are an error rather than a silent overwrite.
-Extractors make_extractors(const Settings& settings)
+// Loads each --model as Netflix's vmaf does: the built-in version or the file,
+// then its "<extractor>.<option>=<value>" overrides.
+std::vector<model::LoadedModel> load_models(const Settings& settings)
 {
-    std::vector<OptionValues> distinct;
+    std::vector<model::LoadedModel> models;
+    for (const ModelRequest& request : settings.models) {
+        try {
+            const model::LoadOptions options{.name = request.name,
+                                             .disable_clip = request.disable_clip,
+                                             .enable_transform = request.enable_transform};
+            model::LoadedModel loaded = request.version.empty()
+                                            ? model::load_model_file(request.path, options)
+                                            : model::load_builtin_model(request.version, options);
+            for (const auto& [extractor, overrides] : request.overrides)
+                model::apply_override(loaded, extractor, overrides);
+            models.push_back(std::move(loaded));
+        } catch (const Error& e) {
+            throw Error("--model " + request.text + ": " + e.what());
+        }
+    }
+    return models;
+}
+
+// The extractors to run, in Netflix's order of registration: every model's
+// features (models in order), then --feature. A configuration (extractor and
+// option values) asked for twice runs once. Sets the models' inputs.
+std::vector<OptionValues> extractor_configs(const Settings& settings,
+                                            std::vector<model::LoadedModel>& models)
+{
+    std::vector<OptionValues> wanted;
+    for (model::LoadedModel& loaded : models) {
+        for (OptionValues& values : model::bind_to_extractors(loaded)) wanted.push_back(std::move(values));
+    }
     for (const FeatureRequest& request : settings.features) {
         const FeatureInfo& info = find_feature(request.name);
         OptionValues values(info.name, info.options);
         values.set_all(request.options);
+        wanted.push_back(std::move(values));
+    }
+    std::vector<OptionValues> distinct;
+    for (OptionValues& values : wanted) {
         if (std::find(distinct.begin(), distinct.end(), values) == distinct.end())
-            distinct.push_back(values);
+            distinct.push_back(std::move(values));
     }
+    return distinct;
+}
 
-    Extractors result;
+// One extractor per configuration. Two that would write the same output name
+// (e.g. the same extractor with a different non-naming option), or a
+// predicting model named like an output, are an error rather than a silent
+// overwrite.
+std::vector<std::unique_ptr<FeatureExtractor>> make_extractors(
+    const std::vector<OptionValues>& configs, std::span<const model::LoadedModel> predicting)
+{
+    std::vector<std::unique_ptr<FeatureExtractor>> extractors;
     std::vector<std::string> names;
-    for (const OptionValues& values : distinct) {
-        result.extractors.push_back(find_feature(values.feature()).create(values));
-        result.options.push_back(values);
-        for (const std::string& name : result.extractors.back()->output_names()) {
-            if (std::find(names.begin(), names.end(), name) != names.end())
-                throw Error("two --feature requests both write '" + name +
-                            "'; give each feature once or with options that rename its outputs");
-            names.push_back(name);
-        }
+    auto claim = [&](const std::string& name, const std::string& writer) {
+        if (std::find(names.begin(), names.end(), name) != names.end())
+            throw Error("two sources write '" + name + "' (the second: " + writer +
+                        "); give each feature once, with options that rename its outputs, "
+                        "and name models apart with --model ...:name=");
+        names.push_back(name);
+    };
+    for (const OptionValues& values : configs) {
+        extractors.push_back(find_feature(values.feature()).create(values));
+        for (const std::string& name : extractors.back()->output_names()) claim(name, "feature " + values.feature());
     }
-    return result;
+    for (const model::LoadedModel& loaded : predicting) {
+        for (const std::string& name : model::output_names(loaded)) claim(name, "model " + loaded.label);
+    }
+    return extractors;
 }
 
 // --backend auto: the GPU when this build has one, a device is present and
@@ -91,16 +135,12 @@ std::optional<std::uint64_t> expected_frames(const Settings& s, const VideoReade
 
 int run(const Settings& settings)
 {
-    if (!settings.models.empty() || !settings.no_prediction) {
-        throw Error(std::string(settings.models.empty() ? "no --model given: the default model "
-                                                          "vmaf_v0.6.1"
-                                                        : "--model " + settings.models[0].text) +
-                    " needs VMAF models, which are not implemented yet in this version; "
-                    "use --no_prediction/-n with --feature (e.g. --feature psnr)");
-    }
-
-    Extractors extractors = make_extractors(settings);
-    const Backend backend = choose_backend(settings, extractors.options);
+    // With --no_prediction, models still choose features (as in Netflix's vmaf)
+    // but predict nothing.
+    std::vector<model::LoadedModel> models = load_models(settings);
+    const std::vector<OptionValues> configs = extractor_configs(settings, models);
+    auto extractors = make_extractors(configs, settings.no_prediction ? std::span<const model::LoadedModel>() : models);
+    const Backend backend = choose_backend(settings, configs);
     auto reference = open_video(settings.reference, settings.raw_format);
     auto distorted = open_video(settings.distorted, settings.raw_format);
 
@@ -115,7 +155,7 @@ int run(const Settings& settings)
     config.skip_dist = settings.frame_skip_dist;
     config.backend = backend;
     config.gpu_device = settings.gpu;
-    config.feature_options = extractors.options;
+    config.feature_options = configs;
     config.progress = [&](std::uint64_t done) { progress.update(done); };
     config.warn = [&](const std::string& message) {
         progress.interrupt();
@@ -123,7 +163,7 @@ int run(const Settings& settings)
     };
 
     Collector collector;
-    Pipeline pipeline(std::move(extractors.extractors), config);
+    Pipeline pipeline(std::move(extractors), config);
     PipelineResult result;
     try {
         result = pipeline.run(*reference, *distorted, collector);
@@ -132,12 +172,14 @@ int run(const Settings& settings)
         throw;
     }
     progress.finish(result.frames);
-    if (!settings.quiet) {
-        const std::string where = result.device.empty()
-                                      ? std::to_string(resolve_thread_count(settings.threads)) + " threads"
-                                      : result.device;
-        std::fprintf(stderr, "twinvmaf: backend %s (%s), %llu frames\n", backend_name(backend), where.c_str(),
-                     static_cast<unsigned long long>(result.frames));
+
+    if (!settings.no_prediction) {
+        model::score_models(models, collector, result.frames, settings.subsample);
+        // Netflix prints the pooled scores when stderr is a terminal, unless
+        // --quiet is given together with an output file.
+        if (::isatty(STDERR_FILENO) && (!settings.quiet || settings.output_path.empty()))
+            std::fputs(model::pooled_summary(models, collector, result.frames, settings.subsample).c_str(),
+                       stderr);
     }
 
     if (!settings.output_path.empty()) {
@@ -151,6 +193,14 @@ int run(const Settings& settings)
         context.precision = settings.precision;
         context.version = kVersion;
         write_output_file(settings.output_path, settings.output_format, context);
+    }
+    // Which backend ran, once the run has succeeded.
+    if (!settings.quiet) {
+        const std::string where = result.device.empty()
+                                      ? std::to_string(resolve_thread_count(settings.threads)) + " threads"
+                                      : result.device;
+        std::fprintf(stderr, "twinvmaf: backend %s (%s), %llu frames\n", backend_name(backend), where.c_str(),
+                     static_cast<unsigned long long>(result.frames));
     }
     return 0;
 }

@@ -1,6 +1,7 @@
 #include "core/options.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -55,6 +56,30 @@ std::string format_option_value(const OptionValue& value)
         return text;
     }
     return std::get<std::string>(value);
+}
+
+std::string libvmaf_number_text(double value)
+{
+    // libvmaf reads the number with strtof. A JSON parser hands us the
+    // correctly rounded double; rounding that to float gives strtof's float
+    // except when the decimal lies within half a double ulp of a point halfway
+    // between two floats, which "%g"'s six digits would then hide anyway.
+    char text[64];
+    std::snprintf(text, sizeof text, "%g", static_cast<double>(static_cast<float>(value)));
+    return text;
+}
+
+std::string libvmaf_option_text(const std::string& text)
+{
+    // libvmaf's test is sscanf(text, "%f %c") == 1: one number, then nothing
+    // but white space.
+    const char* begin = text.c_str();
+    char* end = nullptr;
+    const float number = std::strtof(begin, &end);
+    if (end == begin) return text;
+    while (*end && std::isspace(static_cast<unsigned char>(*end))) ++end;
+    if (*end) return text;
+    return libvmaf_number_text(number);
 }
 
 OptionValues::OptionValues(std::string feature, const std::vector<OptionSpec>& specs)

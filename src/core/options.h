@@ -77,4 +77,14 @@ private:
 // Formats a value as libvmaf does in output-name suffixes (%d, %g, string).
 std::string format_option_value(const OptionValue& value);
 
+// libvmaf keeps extractor options as text in a dictionary, and stores a
+// number there as the float nearest to it printed with "%g", i.e. rounded to
+// six significant digits: "1.2345678" is stored, and used, as 1.23457.
+//
+// libvmaf_option_text: a value given as text (--feature name=opt=value,
+// --model ...:extractor.opt=value); text that is not one number is kept.
+// libvmaf_number_text: a number of a model file's feature_opts_dicts.
+std::string libvmaf_option_text(const std::string& text);
+std::string libvmaf_number_text(double value);
+
 }  // namespace twinvmaf

@@ -2,9 +2,16 @@
 // and no output file; the output is the same bytes for any --threads.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
 #include <regex>
 #include <sstream>
 
+#include "core/feature.h"
+#include "model/model.h"
+#include "model/predict.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -148,10 +155,174 @@ TEST_F(Cli, BadCommandLines)
                    "bitdepth");
 }
 
-TEST_F(Cli, ModelsAreNotImplementedYetAndSaySo)
+// ---- models ----------------------------------------------------------------
+
+// A model over psnr (the features twinvmaf has): psnr_y and psnr_cb in,
+// linear_rescale, two support vectors, clipped to [0, 100].
+nlohmann::ordered_json psnr_model_dict()
 {
-    expect_failure(raw_args(), "not implemented yet");
-    expect_failure(raw_args() + " --model version=vmaf_v0.6.1", "not implemented yet");
+    nlohmann::ordered_json dict;
+    dict["model_type"] = "LIBSVMNUSVR";
+    dict["norm_type"] = "linear_rescale";
+    dict["feature_names"] = {"psnr_y", "psnr_cb"};
+    dict["slopes"] = {0.01, 0.02, 0.025};
+    dict["intercepts"] = {-0.5, -0.2, -0.3};
+    dict["score_clip"] = {0.0, 100.0};
+    dict["model"] = "svm_type nu_svr\nkernel_type rbf\ngamma 0.05\nnr_class 2\ntotal_sv 2\nrho -1.5\nSV\n"
+                    "4 1:0.4 2:0.6 \n-2 1:0.7 2:0.2 \n";
+    return dict;
+}
+
+class CliModels : public Cli {
+protected:
+    void SetUp() override
+    {
+        Cli::SetUp();
+        write_file(dir / "psnr_model.json", nlohmann::ordered_json{{"model_dict", psnr_model_dict()}}.dump(2));
+        nlohmann::ordered_json collection;
+        for (int i = 0; i < 4; ++i) {
+            nlohmann::ordered_json dict = psnr_model_dict();
+            dict["model_type"] = "BOOTSTRAP_LIBSVMNUSVR";
+            dict["slopes"][0] = 0.01 + 0.001 * i;
+            collection[std::to_string(i)]["model_dict"] = dict;
+        }
+        write_file(dir / "psnr_bootstrap.json", collection.dump());
+    }
+
+    std::string model_path(const char* file = "psnr_model.json") const { return shell_quote(dir / file); }
+
+    nlohmann::ordered_json run_json(const std::string& args)
+    {
+        const auto r = run_cli(raw_args() + " " + args + " --json --precision max -o -");
+        EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.stderr_text;
+        return nlohmann::ordered_json::parse(r.exit_code == 0 ? r.stdout_text : "{}");
+    }
+};
+
+std::vector<std::string> keys(const nlohmann::ordered_json& object)
+{
+    std::vector<std::string> names;
+    for (auto it = object.begin(); it != object.end(); ++it) names.push_back(it.key());
+    return names;
+}
+
+TEST_F(CliModels, ScoresAModelFileFromTheFeaturesItNames)
+{
+    const auto out = run_json("--model path=" + model_path());
+    const auto loaded = twinvmaf::model::load_model_file(dir / "psnr_model.json", {});
+    ASSERT_EQ(out["frames"].size(), 4u);
+    for (const auto& frame : out["frames"]) {
+        const auto& m = frame["metrics"];
+        EXPECT_EQ(keys(m), (std::vector<std::string>{"psnr_y", "psnr_cb", "psnr_cr", "vmaf"}));
+        const double features[] = {m["psnr_y"].get<double>(), m["psnr_cb"].get<double>()};
+        EXPECT_EQ(m["vmaf"].get<double>(), twinvmaf::model::predict(loaded.model, features));
+    }
+    EXPECT_TRUE(out["pooled_metrics"].contains("vmaf"));
+}
+
+TEST_F(CliModels, SeveralModelsNamesFeaturesAndSubsample)
+{
+    // psnr runs once for both models and --feature (same options).
+    const auto out = run_json("--model path=" + model_path() + " --model path=" + model_path() +
+                              ":name=second:disable_clip --feature psnr --model path=" +
+                              model_path("psnr_bootstrap.json") + ":name=boot --subsample 2");
+    ASSERT_EQ(out["frames"].size(), 2u);
+    EXPECT_EQ(out["frames"][1]["frameNum"], 2);
+    EXPECT_EQ(keys(out["frames"][0]["metrics"]),
+              (std::vector<std::string>{"psnr_y", "psnr_cb", "psnr_cr", "vmaf", "second", "boot", "boot_0001",
+                                        "boot_0002", "boot_0003", "boot_bagging", "boot_stddev",
+                                        "boot_ci_p95_lo", "boot_ci_p95_hi"}));
+    EXPECT_EQ(out["frames"][0]["metrics"]["boot"], out["frames"][0]["metrics"]["vmaf"]);
+}
+
+TEST_F(CliModels, NoPredictionStillExtractsTheModelsFeatures)
+{
+    const auto out = run_json("-n --model path=" + model_path());
+    EXPECT_EQ(keys(out["frames"][0]["metrics"]), (std::vector<std::string>{"psnr_y", "psnr_cb", "psnr_cr"}));
+}
+
+// Netflix prints the pooled score on stderr when stderr is a terminal, unless
+// --quiet comes with an output file. `script` gives the CLI a terminal.
+TEST_F(CliModels, PooledSummaryOnATerminalLikeNetflix)
+{
+    if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no `script` to fake a terminal";
+    auto transcript = [&](const std::string& args) {
+        const std::string cli = shell_quote(TWINVMAF_CLI) + " " + raw_args() + " " + args;
+        const std::string command = "script -qec " + shell_quote(cli) + " /dev/null > " +
+                                    shell_quote(dir / "transcript.txt") + " 2>&1 </dev/null";
+        EXPECT_EQ(std::system(command.c_str()), 0) << command;
+        return read_file(dir / "transcript.txt");
+    };
+    const std::string model = "--model path=" + model_path();
+    const std::string shown = transcript(model + " --json --precision max -o " + shell_quote(dir / "out.json"));
+    const auto out = nlohmann::ordered_json::parse(read_file(dir / "out.json"));
+    char expected[128];
+    std::snprintf(expected, sizeof expected, "%s: %f", (dir / "psnr_model.json").c_str(),
+                  out["pooled_metrics"]["vmaf"]["mean"].get<double>());
+    EXPECT_NE(shown.find(expected), std::string::npos) << shown;
+    EXPECT_EQ(transcript(model + " -q -o " + shell_quote(dir / "out.xml")).find("psnr_model.json: "),
+              std::string::npos);
+    EXPECT_NE(transcript(model + " -q").find(expected), std::string::npos);
+    const std::string boot = transcript("--model path=" + model_path("psnr_bootstrap.json") + " -o " +
+                                        shell_quote(dir / "boot.xml"));
+    EXPECT_NE(boot.find("psnr_bootstrap.json: "), std::string::npos) << boot;
+    EXPECT_NE(boot.find(", ci.p95: ["), std::string::npos) << boot;
+    EXPECT_NE(boot.find("], stddev: "), std::string::npos) << boot;
+}
+
+TEST_F(CliModels, DefaultModelIsVmafV061)
+{
+    if (twinvmaf::find_feature_providing("VMAF_integer_feature_adm2_score")) {
+        const auto out = run_json("");
+        EXPECT_TRUE(out["frames"][0]["metrics"].contains("vmaf"));
+    } else {
+        expect_failure(raw_args(), "model vmaf_v0.6.1 needs feature 'VMAF_integer_feature_adm2_score', "
+                                   "which twinvmaf does not implement yet");
+    }
+}
+
+TEST_F(CliModels, BadModelArguments)
+{
+    expect_failure(raw_args() + " --model version=nosuch", "no built-in model 'nosuch'; built-in models: ");
+    expect_failure(raw_args() + " --model version=vmaf_v0.6.1:path=x.json", "exactly one of path= or version=");
+    expect_failure(raw_args() + " --model name=x", "exactly one of path= or version=");
+    expect_failure(raw_args() + " --model bogus", "bad option string");
+    expect_failure(raw_args() + " --model path=" + model_path() + " --model path=" + model_path(), "uniquely named");
+    expect_failure(raw_args() + " --model path=" + model_path() + ":adm.adm_enhn_gain_limit=1.2",
+                   "computes no feature with extractor 'adm'; its extractors are: psnr");
+    expect_failure(raw_args() + " --model path=" + model_path() + ":psnr.bogus=1", "has no option 'bogus'");
+    expect_failure(raw_args() + " --model path=" + model_path() + ":psnr.min_sse=-1", "out of range");
+    // Without chroma, psnr_cb is never written.
+    expect_failure(raw_args() + " --model path=" + model_path() + ":psnr.enable_chroma=false",
+                   "no value of feature 'psnr_cb'");
+    // The same outputs from two differently configured extractors, or a model
+    // named like a feature output.
+    expect_failure(raw_args() + " --model path=" + model_path() + ":psnr.enable_mse=true --feature psnr",
+                   "two sources write 'psnr_y'");
+    expect_failure(raw_args() + " --model path=" + model_path() + ":name=psnr_cr", "two sources write 'psnr_cr'");
+}
+
+TEST_F(CliModels, BadModelFiles)
+{
+    expect_failure(raw_args() + " --model path=" + shell_quote(dir / "missing.json"),
+                   "cannot read model file");
+    write_file(dir / "notjson.json", "model_dict: no");
+    expect_failure(raw_args() + " --model path=" + model_path("notjson.json"), "not valid JSON");
+    auto broken = [&](const std::string& key, const nlohmann::ordered_json& value, const std::string& needle) {
+        nlohmann::ordered_json dict = psnr_model_dict();
+        if (value.is_null()) dict.erase(key);
+        else dict[key] = value;
+        write_file(dir / "broken.json", nlohmann::ordered_json{{"model_dict", dict}}.dump());
+        expect_failure(raw_args() + " --model path=" + model_path("broken.json"), needle);
+    };
+    broken("model_type", "SVM", "model_type: unknown type 'SVM'");
+    broken("norm_type", nullptr, "no 'norm_type'");
+    broken("norm_type", 1, "norm_type: expected a string");
+    broken("slopes", {1.0}, "slopes: 1 values");
+    broken("model", "svm_type nu_svr\nkernel_type rbf\ngamma 0.05\nnr_class 2\ntotal_sv 1\nrho 1\nSV\n1 1:x\n",
+           "support vector 1 value: 'x' is not a finite number");
+    broken("feature_names", {"psnr_y", "No_such_feature_score"},
+           "needs feature 'No_such_feature_score', which twinvmaf does not implement yet");
 }
 
 TEST_F(Cli, BadInputFiles)

@@ -12,13 +12,13 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include "test_support.h"
 
 namespace fs = std::filesystem;
 using twinvmaf::test::fixtures_dir;
+using twinvmaf::test::manifest_runs;
 using twinvmaf::test::read_file;
 using twinvmaf::test::run_cli;
 using twinvmaf::test::shell_quote;
@@ -35,20 +35,6 @@ std::vector<std::string> implemented_runs()
     std::string line;
     while (std::getline(in, line)) {
         if (!line.empty() && line[0] != '#') runs.push_back(line);
-    }
-    return runs;
-}
-
-// run stem -> arguments after the common part, from MANIFEST.md's Runs table.
-std::map<std::string, std::string> manifest_runs()
-{
-    std::map<std::string, std::string> runs;
-    std::istringstream manifest(read_file(fixtures_dir() / "MANIFEST.md"));
-    const std::regex row(R"(^\| `([A-Za-z0-9_.]+)`[^|]*\| `([^`]*)` \|)");
-    std::string line;
-    std::smatch m;
-    while (std::getline(manifest, line)) {
-        if (std::regex_search(line, m, row)) runs.emplace(m[1], m[2]);
     }
     return runs;
 }

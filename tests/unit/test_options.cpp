@@ -137,4 +137,55 @@ TEST(CliParse, ModelArgumentLikeNetflix)
     EXPECT_THROW(cli::parse_model_argument("version=a:bogus"), cli::UsageError);
 }
 
+// Runs parse_arguments on "twinvmaf -r r -d d <args>".
+cli::Settings parse_with(std::vector<std::string> args)
+{
+    args.insert(args.begin(), {"twinvmaf", "-r", "r.y4m", "-d", "d.y4m"});
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    return cli::parse_arguments(static_cast<int>(argv.size()), argv.data()).settings;
+}
+
+TEST(CliParse, DefaultModelUnlessNoPrediction)
+{
+    const cli::Settings s = parse_with({});
+    ASSERT_EQ(s.models.size(), 1u);
+    EXPECT_EQ(s.models[0].version, "vmaf_v0.6.1");
+    EXPECT_EQ(s.models[0].name, "vmaf");
+    EXPECT_TRUE(parse_with({"-n", "--feature", "psnr"}).models.empty());
+    EXPECT_EQ(parse_with({"--model", "path=m.json"}).models.size(), 1u);
+    EXPECT_THROW(parse_with({"-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_4k_v0.6.1"}), cli::UsageError);
+}
+
+TEST(CliParse, OptionNumbersAreKeptAsLibvmafKeepsThem)
+{
+    EXPECT_EQ(cli::parse_feature_argument("adm=adm_enhn_gain_limit=1.2345678").options[0].second, "1.23457");
+    EXPECT_EQ(cli::parse_model_argument("version=v:adm.adm_enhn_gain_limit=1.20").overrides[0].second[0].second,
+              "1.2");
+}
+
+TEST(CliParse, CtcPresetsAddNetflixsModelsAndFeatures)
+{
+    const cli::Settings aom = parse_with({"--aom_ctc", "v7.0"});
+    ASSERT_EQ(aom.models.size(), 2u);
+    EXPECT_EQ(aom.models[0].version, "vmaf_v0.6.1");
+    EXPECT_EQ(aom.models[0].name, "vmaf");
+    EXPECT_EQ(aom.models[1].version, "vmaf_v0.6.1neg");
+    EXPECT_EQ(aom.models[1].name, "vmaf_neg");
+    std::vector<std::string> names;
+    for (const auto& f : aom.features) names.push_back(f.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"psnr", "ciede", "float_ssim", "float_ms_ssim", "psnr_hvs", "cambi"}));
+    EXPECT_EQ(aom.features[2].options.front(), (std::pair<std::string, std::string>{"scale", "1"}));
+    EXPECT_EQ(parse_with({"--aom_ctc", "v1.0"}).features.size(), 5u);
+    const cli::Settings nflx = parse_with({"--nflx_ctc", "v1.0"});
+    EXPECT_EQ(nflx.models[0].version, "vmaf_4k_v0.6.1");
+    EXPECT_EQ(nflx.models[1].name, "vmaf_neg");
+    EXPECT_EQ(nflx.features.size(), 3u);
+    EXPECT_THROW(parse_with({"--aom_ctc", "proposed"}), cli::UsageError);
+    EXPECT_THROW(parse_with({"--aom_ctc", "v8.0"}), cli::UsageError);
+    EXPECT_THROW(parse_with({"--nflx_ctc", "v2.0"}), cli::UsageError);
+    // Its model "vmaf" next to the default name of a --model: not unique.
+    EXPECT_THROW(parse_with({"--aom_ctc", "v1.0", "--model", "version=vmaf_4k_v0.6.1"}), cli::UsageError);
+}
+
 }  // namespace

@@ -1,0 +1,73 @@
+#include "model/binding.h"
+
+#include <algorithm>
+
+#include "core/feature.h"
+#include "core/feature_names.h"
+#include "twinvmaf/error.h"
+
+namespace twinvmaf::model {
+
+namespace {
+
+const FeatureInfo& extractor_of(const LoadedModel& loaded, const ModelFeature& feature)
+{
+    const FeatureInfo* info = find_feature_providing(feature.name);
+    if (!info)
+        throw Error("model " + loaded.label + " needs feature '" + feature.name +
+                    "', which twinvmaf does not implement yet (no extractor provides it)");
+    return *info;
+}
+
+void merge(OptionList& into, const OptionList& options)
+{
+    for (const auto& [key, value] : options) {
+        auto same = std::find_if(into.begin(), into.end(), [&](const auto& kv) { return kv.first == key; });
+        if (same != into.end()) same->second = value;
+        else into.emplace_back(key, value);
+    }
+}
+
+}  // namespace
+
+void apply_override(LoadedModel& loaded, const std::string& extractor, const OptionList& options)
+{
+    bool used = false;
+    std::vector<std::string> extractors;
+    for (Model* model : loaded.all_models()) {
+        for (ModelFeature& feature : model->features) {
+            const std::string& name = extractor_of(loaded, feature).name;
+            if (std::find(extractors.begin(), extractors.end(), name) == extractors.end())
+                extractors.push_back(name);
+            if (name != extractor) continue;
+            merge(feature.options, options);
+            used = true;
+        }
+    }
+    if (used) return;
+    std::string list;
+    for (const std::string& name : extractors) list += (list.empty() ? "" : ", ") + name;
+    throw Error("model " + loaded.label + " computes no feature with extractor '" + extractor +
+                "'; its extractors are: " + list);
+}
+
+std::vector<OptionValues> bind_to_extractors(LoadedModel& loaded)
+{
+    std::vector<OptionValues> configs;
+    for (Model* model : loaded.all_models()) {
+        for (ModelFeature& feature : model->features) {
+            const FeatureInfo& info = extractor_of(loaded, feature);
+            OptionValues values(info.name, info.options);
+            try {
+                values.set_all(feature.options);
+            } catch (const Error& e) {
+                throw Error("model " + loaded.label + ", feature " + feature.name + ": " + e.what());
+            }
+            feature.input = output_name(feature.name, values);
+            configs.push_back(std::move(values));
+        }
+    }
+    return configs;
+}
+
+}  // namespace twinvmaf::model
