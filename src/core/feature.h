@@ -100,9 +100,15 @@ public:
     // Previous frames extract() reads (0: none).
     virtual unsigned history() const { return 0; }
 
-    // Temporal features run on every frame even with --subsample
-    // (libvmaf's VMAF_FEATURE_EXTRACTOR_TEMPORAL).
+    // libvmaf's VMAF_FEATURE_EXTRACTOR_TEMPORAL. Such a feature runs on every
+    // frame even with --subsample, and its values of a frame are collected
+    // before the other features' (Netflix's CLI extracts temporal features
+    // first, outside its thread pool), which decides the output key order.
     virtual bool temporal() const { return false; }
+
+    // Runs on every frame even with --subsample: temporal features and those
+    // that read earlier frames (libvmaf's VMAF_FEATURE_EXTRACTOR_PREV_REF).
+    virtual bool every_frame() const { return temporal(); }
 
     virtual std::unique_ptr<Scratch> make_scratch() const { return nullptr; }
 

@@ -85,10 +85,16 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
     unsigned history = 0;
     for (auto& extractor : extractors_) history = std::max(history, extractor->history());
     const unsigned subsample = std::max(1u, config_.subsample);
-    // Non-temporal features run only on the frames that are written.
+    // Other features run only on the frames that are written.
     auto runs_on = [&](const FeatureExtractor& extractor, std::uint64_t index) {
-        return extractor.temporal() || index % subsample == 0;
+        return extractor.every_frame() || index % subsample == 0;
     };
+    // Collection order: temporal extractors first, then the rest, each group
+    // in registration order (Netflix's write order, hence its key order).
+    std::vector<std::size_t> collect_order;
+    for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t e = 0; e < extractors_.size(); ++e)
+            if (extractors_[e]->temporal() == (pass == 0)) collect_order.push_back(e);
 
     std::unique_ptr<GpuEngine> engine;
     if (config_.backend != Backend::kCpu) {
@@ -161,7 +167,7 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
         }
         in_flight.pop_front();
         if (job->error) std::rethrow_exception(job->error);
-        for (std::size_t e = 0; e < extractors_.size(); ++e) {
+        for (std::size_t e : collect_order) {
             if (job->ran[e]) extractors_[e]->collect(job->index, job->scores[e], writers[e]);
         }
         if (config_.progress) config_.progress(job->index + 1);

@@ -431,3 +431,21 @@ TEST_F(Cli, MotionWithSubsampleKeepsEveryFramesValue)
 }
 
 }  // namespace
+
+namespace {
+
+// Netflix's CLI (with --threads >= 1, as the goldens were made) extracts
+// temporal features such as psnr before the others, so their keys come
+// first whatever the order of --feature; checked against Netflix's vmaf 3.2.0.
+TEST(CliOrder, TemporalFeaturesComeFirstAsNetflix)
+{
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
+    const auto r = run_cli("-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
+                           " -w 576 -h 324 -p 420 -b 8 -n --feature motion --feature psnr --frame_cnt 3 --csv -o -");
+    ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+    EXPECT_EQ(r.stdout_text.substr(0, r.stdout_text.find('\n')),
+              "Frame,psnr_y,psnr_cb,psnr_cr,VMAF_integer_feature_motion_sad_score,integer_motion2,integer_motion3,");
+}
+
+}  // namespace

@@ -52,9 +52,10 @@ public:
     // the per-frame ones are written by collect(); flush() writes the rest.
     std::vector<std::string> output_names() const override { return names_; }
     unsigned history() const override { return settings_.force_zero ? 0u : settings_.frame_distance(); }
-    // Netflix's VMAF_FEATURE_EXTRACTOR_PREV_REF: runs on every frame even
-    // with --subsample, since each frame needs the one before.
-    bool temporal() const override { return true; }
+    // Netflix's VMAF_FEATURE_EXTRACTOR_PREV_REF (not TEMPORAL): runs on
+    // every frame even with --subsample, since each frame needs the one
+    // before, but is collected in registration order.
+    bool every_frame() const override { return true; }
     // Expects integer 0 = the frame's SAD (0 where there is no earlier picture).
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
     void flush(Collector& collector) override;
