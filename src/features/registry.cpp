@@ -2,6 +2,7 @@
 // one line here plus its folder under src/features/.
 #include "core/feature.h"
 #include "features/psnr/psnr.h"
+#include "features/vif/vif.h"
 
 namespace twinvmaf {
 
@@ -9,6 +10,7 @@ const std::vector<FeatureInfo>& feature_registry()
 {
     static const std::vector<FeatureInfo> features = {
         psnr::feature_info(),
+        vif::feature_info(),
     };
     return features;
 }
