@@ -14,10 +14,12 @@
 //      every second row and column: the next scale's pictures.
 //
 // Every sum here is an integer, so it is exact and order-free: rows, columns
-// and filter taps may be added in any order (the CPU runs taps in the outer
-// loop so that gcc vectorises across columns; a GPU may use one thread per
-// sample or per row). The few double operations are per sample and their
-// results are truncated to integers before they are summed.
+// and filter taps may be added in any order, and a GPU may use one thread per
+// sample (a column range of one) or per row. The few double operations are
+// per sample and their results are truncated to integers before they are
+// summed. The row functions are templates on the scale, so that the filter
+// taps are constants and the tap loops unroll; the compiler then vectorises
+// across columns.
 //
 // Borders are mirrored without repeating the edge sample (index -1 reads 1,
 // index n reads n-2), repeatedly where a scale is narrower than its filter;
@@ -26,9 +28,22 @@
 // Plain C++17, no library calls: every function compiles for host and device.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "core/host_device.h"
+
+// VIF_UNROLL_TAPS unrolls a loop over filter taps completely (gcc stops at
+// 16 by itself). VIF_COLUMNS_INDEPENDENT tells gcc that a loop over columns
+// writes no location that another column reads, which it cannot prove for
+// the many row pointers involved.
+#if defined(__CUDACC__) || defined(__HIP__)
+#define VIF_UNROLL_TAPS _Pragma("unroll")
+#define VIF_COLUMNS_INDEPENDENT
+#else
+#define VIF_UNROLL_TAPS _Pragma("GCC unroll 17")
+#define VIF_COLUMNS_INDEPENDENT _Pragma("GCC ivdep")
+#endif
 
 namespace twinvmaf::vif {
 
@@ -40,22 +55,22 @@ inline constexpr unsigned kMaxFilterHalf = kMaxFilterWidth / 2;
 inline constexpr std::int32_t kSigmaNsq = 65536 << 1;
 
 // log2 in Q11 (value * 2048) of every 16-bit mantissa in [32768, 65535];
-// entry i is log2 of 32768 + i. Built on the host (build_log2_table in
-// vif.cpp) and handed to the device as data.
+// entry i is log2 of 32768 + i. Built on the host (log2_table() in vif.cpp)
+// and handed to the device as data.
 inline constexpr unsigned kLog2TableFirst = 32768;
 inline constexpr unsigned kLog2TableSize = 32768;
 
-// One scale's Gaussian: `width` taps (odd), in Q16.
+// One scale's Gaussian: `width` taps (odd), in Q16 (they sum to 65536).
 struct Filter {
     std::uint16_t taps[kMaxFilterWidth];
     unsigned width;
 
-    TV_HD unsigned half() const { return width / 2; }
+    TV_HD constexpr unsigned half() const { return width / 2; }
 };
 
 // Netflix's vif_filter1d_table: the filter that computes scale `scale`'s
-// statistics and, applied to scale-1's pictures, its decimated pictures.
-TV_HD Filter scale_filter(int scale)
+// statistics and, applied to the pictures of scale - 1, its pictures.
+TV_HD constexpr Filter scale_filter(int scale)
 {
     switch (scale) {
     case 0:
@@ -91,8 +106,8 @@ TV_HD int reflect_101(int i, int n)
 // Fills row[-half .. -1] and row[width .. width+half-1] from the row, in the
 // order Netflix's PADDING_SQ_DATA does. For width >= 2 this equals
 // reflect_101 at every index; for width == 1 it copies row[1] to row[-1],
-// i.e. whatever the caller left in row[1] (see VifCpu: Netflix's buffer
-// holds a value of the previous scale there).
+// i.e. whatever the caller left in row[1] (see statistics() in vif_cpu.cpp:
+// Netflix's buffer holds a value of the previous scale there).
 template <class T>
 TV_HD void mirror_pad_row(T* row, unsigned width, unsigned half)
 {
@@ -103,10 +118,10 @@ TV_HD void mirror_pad_row(T* row, unsigned width, unsigned half)
     }
 }
 
-// Vertical pass of a scale's statistics for one row: Netflix keeps mu1, mu2
-// with `mu_shift` rounding bits dropped and xx, yy, xy with `square_shift`
-// (scale 0: bit depth and 2 * (bit depth - 8), which brings every bit depth
-// to the same Q16 range; other scales: 16 and 16).
+// Rounding bits the vertical pass of a scale's statistics drops from the
+// means and from the second moments: at scale 0 the bit depth and
+// 2 * (bit depth - 8), which brings every bit depth to the same Q16 range;
+// at the other scales 16 and 16.
 struct VerticalShifts {
     unsigned mu;
     unsigned square;
@@ -118,43 +133,119 @@ TV_HD VerticalShifts statistics_shifts(int scale, unsigned bitdepth)
     return {16, 16};
 }
 
-// One row of vertically filtered moments; each array is addressed by column
-// and has kMaxFilterHalf writable samples before and after the row.
+// One row of vertically filtered moments. Every array is addressed by
+// column and has kMaxFilterHalf writable samples before and after the row.
+// Means are 16-bit; the second moments (up to 32 bits) are kept as their
+// high and low 16-bit halves, so that every filter tap is a 16 x 16 -> 32-bit
+// multiply-add (one sum per half; see combine_halves).
 struct MomentRow {
-    std::uint32_t* mu1;
-    std::uint32_t* mu2;
-    std::uint32_t* xx;
-    std::uint32_t* yy;
-    std::uint32_t* xy;
+    std::uint16_t* mu1;
+    std::uint16_t* mu2;
+    std::uint16_t* xx_high;
+    std::uint16_t* xx_low;
+    std::uint16_t* yy_high;
+    std::uint16_t* yy_low;
+    std::uint16_t* xy_high;
+    std::uint16_t* xy_low;
 };
 
-// Columns [x_begin, x_end) of the vertical moments of one output row.
-// ref_rows[k] / dis_rows[k] are the picture rows under tap k (already
-// mirrored). Netflix's 8-bit path accumulates in 32 bits, its 16-bit path
-// in 64 bits; both are exact for in-range samples, and so is this.
-template <class Sample>
-TV_HD void vertical_moments(const Sample* const* ref_rows, const Sample* const* dis_rows, const Filter& filter,
-                            VerticalShifts shifts, unsigned x_begin, unsigned x_end, MomentRow out)
+TV_HD std::uint16_t high_half(std::uint32_t v) { return static_cast<std::uint16_t>(v >> 16); }
+TV_HD std::uint16_t low_half(std::uint32_t v) { return static_cast<std::uint16_t>(v); }
+
+// round_shift(sum(tap * v), shift) for 32-bit v and shift <= 16, from the
+// sums over v's two halves: high_sum * 2^16 is a multiple of 2^shift, so only
+// low_sum is rounded. With taps summing to 65536 each half-sum fits 32 bits;
+// the result is Netflix's 64-bit sum shifted and cast to 32 bits (both wrap
+// modulo 2^32 where the true value would not fit).
+TV_HD std::uint32_t combine_halves(std::uint32_t high_sum, std::uint32_t low_sum, unsigned shift)
 {
+    return (high_sum << (16 - shift)) + round_shift(low_sum, shift);
+}
+
+// Columns [x_begin, x_end) of the vertical moments of one output row of
+// scale `Scale`. ref_rows[k] / dis_rows[k] are the picture rows under tap k
+// (already mirrored). Products of 8-bit samples fit 16 bits (Netflix's 8-bit
+// path sums them in 32 bits); those of 16-bit samples are split in halves
+// (its 16-bit path sums in 64 bits; both are exact).
+template <int Scale, class Sample>
+TV_HD void vertical_moments(const Sample* const* ref_rows, const Sample* const* dis_rows, VerticalShifts shifts,
+                            unsigned x_begin, unsigned x_end, MomentRow out)
+{
+    constexpr Filter kFilter = scale_filter(Scale);
+    constexpr bool kProductsFit16 = sizeof(Sample) == 1;
+    VIF_COLUMNS_INDEPENDENT
     for (unsigned x = x_begin; x < x_end; ++x) {
         std::uint32_t mu1 = 0, mu2 = 0;
-        std::uint64_t xx = 0, yy = 0, xy = 0;
-        for (unsigned k = 0; k < filter.width; ++k) {
-            const std::uint32_t r = ref_rows[k][x];
-            const std::uint32_t d = dis_rows[k][x];
-            const std::uint32_t fr = filter.taps[k] * r;
-            const std::uint32_t fd = filter.taps[k] * d;
-            mu1 += fr;
-            mu2 += fd;
-            xx += std::uint64_t{fr} * r;
-            yy += std::uint64_t{fd} * d;
-            xy += std::uint64_t{fr} * d;
+        std::uint32_t xx_high = 0, xx_low = 0, yy_high = 0, yy_low = 0, xy_high = 0, xy_low = 0;
+        VIF_UNROLL_TAPS
+        for (unsigned k = 0; k < kFilter.width; ++k) {
+            const std::uint32_t tap = kFilter.taps[k];
+            const std::uint32_t r = ref_rows[k][x], d = dis_rows[k][x];
+            mu1 += tap * r;
+            mu2 += tap * d;
+            const std::uint32_t rr = r * r, dd = d * d, rd = r * d;
+            xx_low += tap * low_half(rr);
+            yy_low += tap * low_half(dd);
+            xy_low += tap * low_half(rd);
+            if constexpr (!kProductsFit16) {
+                xx_high += tap * high_half(rr);
+                yy_high += tap * high_half(dd);
+                xy_high += tap * high_half(rd);
+            }
         }
         out.mu1[x] = static_cast<std::uint16_t>(round_shift(mu1, shifts.mu));
         out.mu2[x] = static_cast<std::uint16_t>(round_shift(mu2, shifts.mu));
-        out.xx[x] = static_cast<std::uint32_t>(round_shift(xx, shifts.square));
-        out.yy[x] = static_cast<std::uint32_t>(round_shift(yy, shifts.square));
-        out.xy[x] = static_cast<std::uint32_t>(round_shift(xy, shifts.square));
+        const std::uint32_t xx = combine_halves(xx_high, xx_low, shifts.square);
+        const std::uint32_t yy = combine_halves(yy_high, yy_low, shifts.square);
+        const std::uint32_t xy = combine_halves(xy_high, xy_low, shifts.square);
+        out.xx_high[x] = high_half(xx);
+        out.xx_low[x] = low_half(xx);
+        out.yy_high[x] = high_half(yy);
+        out.yy_low[x] = low_half(yy);
+        out.xy_high[x] = high_half(xy);
+        out.xy_low[x] = low_half(xy);
+    }
+}
+
+// One row of local (co)variances, addressed by column.
+struct SigmaRow {
+    std::int32_t* sigma1_sq;
+    std::int32_t* sigma2_sq;
+    std::int32_t* sigma12;
+};
+
+// Columns [x_begin, x_end) of the horizontal pass over a padded MomentRow:
+// sigma = E[ab] - E[a]E[b], the filtered product rounded from Q32 to Q16
+// minus the product of the means rounded from Q32 to Q16, in 32-bit
+// unsigned arithmetic and then read as signed, as Netflix does.
+template <int Scale>
+TV_HD void horizontal_sigmas(const MomentRow& in, unsigned x_begin, unsigned x_end, SigmaRow out)
+{
+    constexpr Filter kFilter = scale_filter(Scale);
+    constexpr int kHalf = static_cast<int>(kFilter.half());
+    VIF_COLUMNS_INDEPENDENT
+    for (unsigned x = x_begin; x < x_end; ++x) {
+        std::uint32_t mu1 = 0, mu2 = 0;
+        std::uint32_t xx_high = 0, xx_low = 0, yy_high = 0, yy_low = 0, xy_high = 0, xy_low = 0;
+        VIF_UNROLL_TAPS
+        for (unsigned k = 0; k < kFilter.width; ++k) {
+            const std::uint32_t tap = kFilter.taps[k];
+            const std::ptrdiff_t i = static_cast<std::ptrdiff_t>(x) - kHalf + static_cast<std::ptrdiff_t>(k);
+            mu1 += tap * in.mu1[i];
+            mu2 += tap * in.mu2[i];
+            xx_high += tap * in.xx_high[i];
+            xx_low += tap * in.xx_low[i];
+            yy_high += tap * in.yy_high[i];
+            yy_low += tap * in.yy_low[i];
+            xy_high += tap * in.xy_high[i];
+            xy_low += tap * in.xy_low[i];
+        }
+        const auto q16_product = [](std::uint32_t a, std::uint32_t b) {
+            return static_cast<std::uint32_t>(round_shift(std::uint64_t{a} * b, 32));
+        };
+        out.sigma1_sq[x] = static_cast<std::int32_t>(combine_halves(xx_high, xx_low, 16) - q16_product(mu1, mu1));
+        out.sigma2_sq[x] = static_cast<std::int32_t>(combine_halves(yy_high, yy_low, 16) - q16_product(mu2, mu2));
+        out.sigma12[x] = static_cast<std::int32_t>(combine_halves(xy_high, xy_low, 16) - q16_product(mu1, mu2));
     }
 }
 
@@ -240,71 +331,55 @@ TV_HD void add_sample(ScaleSums& sums, std::int32_t sigma1_sq, std::int32_t sigm
     }
 }
 
-// Columns [x_begin, x_end) of the horizontal pass over a padded MomentRow and
-// each sample's contribution to `sums`.
-TV_HD void horizontal_moments_and_sums(const MomentRow& in, const Filter& filter, unsigned x_begin, unsigned x_end,
-                                       const std::uint16_t* log2_table, double gain_limit, ScaleSums& sums)
+// Columns [x_begin, x_end) of a SigmaRow added to `sums`.
+TV_HD void add_samples(const SigmaRow& in, unsigned x_begin, unsigned x_end, const std::uint16_t* log2_table,
+                       double gain_limit, ScaleSums& sums)
 {
-    const int half = static_cast<int>(filter.half());
-    for (unsigned x = x_begin; x < x_end; ++x) {
-        std::uint32_t mu1 = 0, mu2 = 0;
-        std::uint64_t xx = 0, yy = 0, xy = 0;
-        for (unsigned k = 0; k < filter.width; ++k) {
-            const int i = static_cast<int>(x) - half + static_cast<int>(k);
-            const std::uint32_t tap = filter.taps[k];
-            mu1 += tap * in.mu1[i];
-            mu2 += tap * in.mu2[i];
-            xx += std::uint64_t{tap} * in.xx[i];
-            yy += std::uint64_t{tap} * in.yy[i];
-            xy += std::uint64_t{tap} * in.xy[i];
-        }
-        // mu^2 in Q32 -> Q16, rounded; xx, yy, xy in Q32 -> Q16, rounded.
-        const auto q32_product = [](std::uint32_t a, std::uint32_t b) {
-            return static_cast<std::uint32_t>((std::uint64_t{a} * b + 2147483648u) >> 32);
-        };
-        const std::uint32_t mu1_sq = q32_product(mu1, mu1);
-        const std::uint32_t mu2_sq = q32_product(mu2, mu2);
-        const std::uint32_t mu1_mu2 = q32_product(mu1, mu2);
-        const std::uint32_t xx_filt = static_cast<std::uint32_t>(round_shift(xx, 16));
-        const std::uint32_t yy_filt = static_cast<std::uint32_t>(round_shift(yy, 16));
-        const std::uint32_t xy_filt = static_cast<std::uint32_t>(round_shift(xy, 16));
-        add_sample(sums, static_cast<std::int32_t>(xx_filt - mu1_sq), static_cast<std::int32_t>(yy_filt - mu2_sq),
-                   static_cast<std::int32_t>(xy_filt - mu1_mu2), log2_table, gain_limit);
-    }
+    for (unsigned x = x_begin; x < x_end; ++x)
+        add_sample(sums, in.sigma1_sq[x], in.sigma2_sq[x], in.sigma12[x], log2_table, gain_limit);
 }
 
-// Vertical pass of the decimation filter for columns [x_begin, x_end) of one
-// row; `shift` is the bit depth at scale 0 (samples -> Q16), else 16.
-template <class Sample>
-TV_HD void vertical_lowpass(const Sample* const* ref_rows, const Sample* const* dis_rows, const Filter& filter,
-                            unsigned shift, unsigned x_begin, unsigned x_end, std::uint16_t* ref_out,
-                            std::uint16_t* dis_out)
+// Rounding bits the decimation filter's vertical pass drops: scale 1 takes
+// the input samples to Q16 (bit depth), later scales stay in Q16 (16).
+TV_HD unsigned lowpass_shift(int scale, unsigned bitdepth) { return scale == 1 ? bitdepth : 16; }
+
+// Columns [x_begin, x_end) of the vertical pass of the filter that makes the
+// pictures of scale `Scale` (from rows of scale - 1, as in vertical_moments).
+template <int Scale, class Sample>
+TV_HD void vertical_lowpass(const Sample* const* ref_rows, const Sample* const* dis_rows, unsigned shift,
+                            unsigned x_begin, unsigned x_end, std::uint16_t* ref_out, std::uint16_t* dis_out)
 {
+    constexpr Filter kFilter = scale_filter(Scale);
+    VIF_COLUMNS_INDEPENDENT
     for (unsigned x = x_begin; x < x_end; ++x) {
         std::uint32_t r = 0, d = 0;
-        for (unsigned k = 0; k < filter.width; ++k) {
-            r += filter.taps[k] * static_cast<std::uint32_t>(ref_rows[k][x]);
-            d += filter.taps[k] * static_cast<std::uint32_t>(dis_rows[k][x]);
+        VIF_UNROLL_TAPS
+        for (unsigned k = 0; k < kFilter.width; ++k) {
+            r += kFilter.taps[k] * static_cast<std::uint32_t>(ref_rows[k][x]);
+            d += kFilter.taps[k] * static_cast<std::uint32_t>(dis_rows[k][x]);
         }
         ref_out[x] = static_cast<std::uint16_t>(round_shift(r, shift));
         dis_out[x] = static_cast<std::uint16_t>(round_shift(d, shift));
     }
 }
 
-// Horizontal pass of the decimation filter, evaluated only at even columns:
-// output column x is input column 2x (Netflix filters every column and then
-// keeps the even ones). Inputs are padded rows.
-TV_HD void horizontal_lowpass_decimate(const std::uint16_t* ref_in, const std::uint16_t* dis_in,
-                                       const Filter& filter, unsigned x_begin, unsigned x_end,
-                                       std::uint16_t* ref_out, std::uint16_t* dis_out)
+// Horizontal pass of that filter over padded rows, evaluated only where the
+// result is kept: output column x is input column 2x (Netflix filters every
+// column and then keeps the even ones).
+template <int Scale>
+TV_HD void horizontal_lowpass_decimate(const std::uint16_t* ref_in, const std::uint16_t* dis_in, unsigned x_begin,
+                                       unsigned x_end, std::uint16_t* ref_out, std::uint16_t* dis_out)
 {
-    const int half = static_cast<int>(filter.half());
+    constexpr Filter kFilter = scale_filter(Scale);
+    constexpr int kHalf = static_cast<int>(kFilter.half());
+    VIF_COLUMNS_INDEPENDENT
     for (unsigned x = x_begin; x < x_end; ++x) {
         std::uint32_t r = 0, d = 0;
-        for (unsigned k = 0; k < filter.width; ++k) {
-            const int i = 2 * static_cast<int>(x) - half + static_cast<int>(k);
-            r += filter.taps[k] * static_cast<std::uint32_t>(ref_in[i]);
-            d += filter.taps[k] * static_cast<std::uint32_t>(dis_in[i]);
+        VIF_UNROLL_TAPS
+        for (unsigned k = 0; k < kFilter.width; ++k) {
+            const std::ptrdiff_t i = 2 * static_cast<std::ptrdiff_t>(x) - kHalf + static_cast<std::ptrdiff_t>(k);
+            r += kFilter.taps[k] * static_cast<std::uint32_t>(ref_in[i]);
+            d += kFilter.taps[k] * static_cast<std::uint32_t>(dis_in[i]);
         }
         ref_out[x] = static_cast<std::uint16_t>(round_shift(r, 16));
         dis_out[x] = static_cast<std::uint16_t>(round_shift(d, 16));
