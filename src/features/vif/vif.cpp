@@ -78,9 +78,10 @@ Settings Settings::from(const OptionValues& values)
 const std::uint16_t* log2_table()
 {
     // Netflix's log_generate(): log2f in float, scaled (exactly) by 2048 and
-    // rounded half away from zero. Every entry equals the one a correctly
-    // rounded log2f gives (tests/unit/test_vif.cpp checks), so the table does
-    // not depend on the C library's log2f.
+    // rounded half away from zero. No entry lies near a rounding tie, so the
+    // table is that of a correctly rounded log2f, not of this C library's
+    // (tests/unit/test_vif.cpp checks it against log2l). GPU twins get these
+    // values as data.
     static const std::vector<std::uint16_t> table = [] {
         std::vector<std::uint16_t> t(kLog2TableSize);
         for (unsigned i = 0; i < kLog2TableSize; ++i)

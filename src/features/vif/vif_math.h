@@ -33,15 +33,14 @@
 
 #include "core/host_device.h"
 
-// VIF_UNROLL_TAPS unrolls a loop over filter taps completely (gcc stops at
-// 16 by itself). VIF_COLUMNS_INDEPENDENT tells gcc that a loop over columns
+// VIF_UNROLL_TAPS unrolls a loop over filter taps completely. VIF_COLUMNS_INDEPENDENT tells gcc that a loop over columns
 // writes no location that another column reads, which it cannot prove for
 // the many row pointers involved.
 #if defined(__CUDACC__) || defined(__HIP__)
 #define VIF_UNROLL_TAPS _Pragma("unroll")
 #define VIF_COLUMNS_INDEPENDENT
 #else
-#define VIF_UNROLL_TAPS _Pragma("GCC unroll 17")
+#define VIF_UNROLL_TAPS _Pragma("GCC unroll 8")
 #define VIF_COLUMNS_INDEPENDENT _Pragma("GCC ivdep")
 #endif
 
@@ -51,7 +50,8 @@ inline constexpr int kScaleCount = 4;
 inline constexpr unsigned kMaxFilterWidth = 17;
 inline constexpr unsigned kMaxFilterHalf = kMaxFilterWidth / 2;
 
-// The noise variance sigma_n^2 = 2 of the VIF model, in Q16 (16-bit samples).
+// The noise variance sigma_n^2 of the VIF model: 2 (8-bit levels squared),
+// in the units of the variances below, 1/65536 of that.
 inline constexpr std::int32_t kSigmaNsq = 65536 << 1;
 
 // log2 in Q11 (value * 2048) of every 16-bit mantissa in [32768, 65535];
@@ -81,6 +81,25 @@ TV_HD constexpr Filter scale_filter(int scale)
     case 2: return {{3571, 16004, 26386, 16004, 3571}, 5};
     default: return {{10904, 43728, 10904}, 3};
     }
+}
+
+// sum over the taps k of scale `Scale`'s filter of taps[k] * value(k), for
+// value(k) < 2^16: the filtered value of one sample (value(k) is the sample
+// under tap k). The filters are symmetric, so the two values under equal
+// taps are added before they are multiplied: half the multiplies, and the
+// same integer sum (below 2^32: the taps sum to 65536).
+template <int Scale, class Value>
+TV_HD std::uint32_t filter_sum(const Value& value)
+{
+    constexpr Filter kFilter = scale_filter(Scale);
+    constexpr unsigned kHalf = kFilter.half();
+    std::uint32_t sum = kFilter.taps[kHalf] * static_cast<std::uint32_t>(value(kHalf));
+    VIF_UNROLL_TAPS
+    for (unsigned k = 0; k < kHalf; ++k) {
+        static_assert(kFilter.taps[0] == kFilter.taps[kFilter.width - 1], "VIF filters are symmetric");
+        sum += kFilter.taps[k] * (static_cast<std::uint32_t>(value(k)) + value(kFilter.width - 1 - k));
+    }
+    return sum;
 }
 
 // `(value + half of 2^shift) >> shift`, Netflix's rounding right shift.
@@ -119,9 +138,11 @@ TV_HD void mirror_pad_row(T* row, unsigned width, unsigned half)
 }
 
 // Rounding bits the vertical pass of a scale's statistics drops from the
-// means and from the second moments: at scale 0 the bit depth and
-// 2 * (bit depth - 8), which brings every bit depth to the same Q16 range;
-// at the other scales 16 and 16.
+// means and from the second moments. At scale 0 the bit depth and
+// 2 * (bit depth - 8): that puts every bit depth on the scale of 8-bit
+// samples, means in 1/256 of a level and second moments in 1/65536 of a
+// level squared. The pictures of later scales are already in 1/256 of a
+// level, and 16 and 16 keep those units.
 struct VerticalShifts {
     unsigned mu;
     unsigned square;
@@ -171,33 +192,24 @@ template <int Scale, class Sample>
 TV_HD void vertical_moments(const Sample* const* ref_rows, const Sample* const* dis_rows, VerticalShifts shifts,
                             unsigned x_begin, unsigned x_end, MomentRow out)
 {
-    constexpr Filter kFilter = scale_filter(Scale);
     constexpr bool kProductsFit16 = sizeof(Sample) == 1;
     VIF_COLUMNS_INDEPENDENT
     for (unsigned x = x_begin; x < x_end; ++x) {
-        std::uint32_t mu1 = 0, mu2 = 0;
-        std::uint32_t xx_high = 0, xx_low = 0, yy_high = 0, yy_low = 0, xy_high = 0, xy_low = 0;
-        VIF_UNROLL_TAPS
-        for (unsigned k = 0; k < kFilter.width; ++k) {
-            const std::uint32_t tap = kFilter.taps[k];
-            const std::uint32_t r = ref_rows[k][x], d = dis_rows[k][x];
-            mu1 += tap * r;
-            mu2 += tap * d;
-            const std::uint32_t rr = r * r, dd = d * d, rd = r * d;
-            xx_low += tap * low_half(rr);
-            yy_low += tap * low_half(dd);
-            xy_low += tap * low_half(rd);
-            if constexpr (!kProductsFit16) {
-                xx_high += tap * high_half(rr);
-                yy_high += tap * high_half(dd);
-                xy_high += tap * high_half(rd);
-            }
-        }
-        out.mu1[x] = static_cast<std::uint16_t>(round_shift(mu1, shifts.mu));
-        out.mu2[x] = static_cast<std::uint16_t>(round_shift(mu2, shifts.mu));
-        const std::uint32_t xx = combine_halves(xx_high, xx_low, shifts.square);
-        const std::uint32_t yy = combine_halves(yy_high, yy_low, shifts.square);
-        const std::uint32_t xy = combine_halves(xy_high, xy_low, shifts.square);
+        const auto r = [&](unsigned k) -> std::uint32_t { return ref_rows[k][x]; };
+        const auto d = [&](unsigned k) -> std::uint32_t { return dis_rows[k][x]; };
+        out.mu1[x] = static_cast<std::uint16_t>(round_shift(filter_sum<Scale>(r), shifts.mu));
+        out.mu2[x] = static_cast<std::uint16_t>(round_shift(filter_sum<Scale>(d), shifts.mu));
+        // A second moment from the sums over the two halves of its products.
+        const auto moment = [&](auto product) {
+            const std::uint32_t low_sum = filter_sum<Scale>([&](unsigned k) { return low_half(product(k)); });
+            std::uint32_t high_sum = 0;
+            if constexpr (!kProductsFit16)
+                high_sum = filter_sum<Scale>([&](unsigned k) { return high_half(product(k)); });
+            return combine_halves(high_sum, low_sum, shifts.square);
+        };
+        const std::uint32_t xx = moment([&](unsigned k) { return r(k) * r(k); });
+        const std::uint32_t yy = moment([&](unsigned k) { return d(k) * d(k); });
+        const std::uint32_t xy = moment([&](unsigned k) { return r(k) * d(k); });
         out.xx_high[x] = high_half(xx);
         out.xx_low[x] = low_half(xx);
         out.yy_high[x] = high_half(yy);
@@ -221,31 +233,24 @@ struct SigmaRow {
 template <int Scale>
 TV_HD void horizontal_sigmas(const MomentRow& in, unsigned x_begin, unsigned x_end, SigmaRow out)
 {
-    constexpr Filter kFilter = scale_filter(Scale);
-    constexpr int kHalf = static_cast<int>(kFilter.half());
+    constexpr std::ptrdiff_t kHalf = scale_filter(Scale).half();
     VIF_COLUMNS_INDEPENDENT
     for (unsigned x = x_begin; x < x_end; ++x) {
-        std::uint32_t mu1 = 0, mu2 = 0;
-        std::uint32_t xx_high = 0, xx_low = 0, yy_high = 0, yy_low = 0, xy_high = 0, xy_low = 0;
-        VIF_UNROLL_TAPS
-        for (unsigned k = 0; k < kFilter.width; ++k) {
-            const std::uint32_t tap = kFilter.taps[k];
-            const std::ptrdiff_t i = static_cast<std::ptrdiff_t>(x) - kHalf + static_cast<std::ptrdiff_t>(k);
-            mu1 += tap * in.mu1[i];
-            mu2 += tap * in.mu2[i];
-            xx_high += tap * in.xx_high[i];
-            xx_low += tap * in.xx_low[i];
-            yy_high += tap * in.yy_high[i];
-            yy_low += tap * in.yy_low[i];
-            xy_high += tap * in.xy_high[i];
-            xy_low += tap * in.xy_low[i];
-        }
+        // The input column under tap k is x - kHalf + k (in the padding at the edges).
+        const auto filtered = [&](const std::uint16_t* row) {
+            const std::uint16_t* first = row + static_cast<std::ptrdiff_t>(x) - kHalf;
+            return filter_sum<Scale>([&](unsigned k) { return first[k]; });
+        };
+        const std::uint32_t mu1 = filtered(in.mu1), mu2 = filtered(in.mu2);
+        const auto q16_moment = [&](const std::uint16_t* high, const std::uint16_t* low) {
+            return combine_halves(filtered(high), filtered(low), 16);
+        };
         const auto q16_product = [](std::uint32_t a, std::uint32_t b) {
             return static_cast<std::uint32_t>(round_shift(std::uint64_t{a} * b, 32));
         };
-        out.sigma1_sq[x] = static_cast<std::int32_t>(combine_halves(xx_high, xx_low, 16) - q16_product(mu1, mu1));
-        out.sigma2_sq[x] = static_cast<std::int32_t>(combine_halves(yy_high, yy_low, 16) - q16_product(mu2, mu2));
-        out.sigma12[x] = static_cast<std::int32_t>(combine_halves(xy_high, xy_low, 16) - q16_product(mu1, mu2));
+        out.sigma1_sq[x] = static_cast<std::int32_t>(q16_moment(in.xx_high, in.xx_low) - q16_product(mu1, mu1));
+        out.sigma2_sq[x] = static_cast<std::int32_t>(q16_moment(in.yy_high, in.yy_low) - q16_product(mu2, mu2));
+        out.sigma12[x] = static_cast<std::int32_t>(q16_moment(in.xy_high, in.xy_low) - q16_product(mu1, mu2));
     }
 }
 
@@ -258,14 +263,6 @@ struct ScaleSums {
     std::int64_t den_log = 0;
     std::int64_t num_non_log = 0;
     std::int64_t den_non_log = 0;
-
-    TV_HD void add(const ScaleSums& other)
-    {
-        num_log += other.num_log;
-        den_log += other.den_log;
-        num_non_log += other.num_non_log;
-        den_non_log += other.den_non_log;
-    }
 };
 
 TV_HD int count_leading_zeros(std::uint32_t v)
@@ -339,8 +336,9 @@ TV_HD void add_samples(const SigmaRow& in, unsigned x_begin, unsigned x_end, con
         add_sample(sums, in.sigma1_sq[x], in.sigma2_sq[x], in.sigma12[x], log2_table, gain_limit);
 }
 
-// Rounding bits the decimation filter's vertical pass drops: scale 1 takes
-// the input samples to Q16 (bit depth), later scales stay in Q16 (16).
+// Rounding bits the decimation filter's vertical pass drops: at scale 1 the
+// bit depth, which takes the input samples to 1/256 of an 8-bit level (16
+// bits); the later scales are in those units already (16).
 TV_HD unsigned lowpass_shift(int scale, unsigned bitdepth) { return scale == 1 ? bitdepth : 16; }
 
 // Columns [x_begin, x_end) of the vertical pass of the filter that makes the
@@ -349,15 +347,10 @@ template <int Scale, class Sample>
 TV_HD void vertical_lowpass(const Sample* const* ref_rows, const Sample* const* dis_rows, unsigned shift,
                             unsigned x_begin, unsigned x_end, std::uint16_t* ref_out, std::uint16_t* dis_out)
 {
-    constexpr Filter kFilter = scale_filter(Scale);
     VIF_COLUMNS_INDEPENDENT
     for (unsigned x = x_begin; x < x_end; ++x) {
-        std::uint32_t r = 0, d = 0;
-        VIF_UNROLL_TAPS
-        for (unsigned k = 0; k < kFilter.width; ++k) {
-            r += kFilter.taps[k] * static_cast<std::uint32_t>(ref_rows[k][x]);
-            d += kFilter.taps[k] * static_cast<std::uint32_t>(dis_rows[k][x]);
-        }
+        const std::uint32_t r = filter_sum<Scale>([&](unsigned k) { return ref_rows[k][x]; });
+        const std::uint32_t d = filter_sum<Scale>([&](unsigned k) { return dis_rows[k][x]; });
         ref_out[x] = static_cast<std::uint16_t>(round_shift(r, shift));
         dis_out[x] = static_cast<std::uint16_t>(round_shift(d, shift));
     }
@@ -370,17 +363,12 @@ template <int Scale>
 TV_HD void horizontal_lowpass_decimate(const std::uint16_t* ref_in, const std::uint16_t* dis_in, unsigned x_begin,
                                        unsigned x_end, std::uint16_t* ref_out, std::uint16_t* dis_out)
 {
-    constexpr Filter kFilter = scale_filter(Scale);
-    constexpr int kHalf = static_cast<int>(kFilter.half());
+    constexpr std::ptrdiff_t kHalf = scale_filter(Scale).half();
     VIF_COLUMNS_INDEPENDENT
     for (unsigned x = x_begin; x < x_end; ++x) {
-        std::uint32_t r = 0, d = 0;
-        VIF_UNROLL_TAPS
-        for (unsigned k = 0; k < kFilter.width; ++k) {
-            const std::ptrdiff_t i = 2 * static_cast<std::ptrdiff_t>(x) - kHalf + static_cast<std::ptrdiff_t>(k);
-            r += kFilter.taps[k] * static_cast<std::uint32_t>(ref_in[i]);
-            d += kFilter.taps[k] * static_cast<std::uint32_t>(dis_in[i]);
-        }
+        const std::ptrdiff_t first = 2 * static_cast<std::ptrdiff_t>(x) - kHalf;
+        const std::uint32_t r = filter_sum<Scale>([&](unsigned k) { return ref_in[first + k]; });
+        const std::uint32_t d = filter_sum<Scale>([&](unsigned k) { return dis_in[first + k]; });
         ref_out[x] = static_cast<std::uint16_t>(round_shift(r, 16));
         dis_out[x] = static_cast<std::uint16_t>(round_shift(d, 16));
     }
