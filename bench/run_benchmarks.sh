@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# End-to-end CLI benchmarks: fps and ms/frame of `twinvmaf --feature psnr` on
-# the 576x324 and 1920x1080 fixtures, one thread and all cores, beside
-# Netflix's `vmaf` on the same inputs when a path to it is given.
+# End-to-end CLI benchmarks: fps and ms/frame of `twinvmaf --feature psnr` (or
+# the feature given) on the 576x324 and 1920x1080 fixtures, one thread and all
+# cores, beside Netflix's `vmaf` on the same inputs when a path to it is given.
 #
-#   bench/run_benchmarks.sh [--netflix /path/to/vmaf] [--build build/release]
+#   bench/run_benchmarks.sh [--netflix /path/to/vmaf] [--build build/release] [--feature vif]
 #
 # Inputs are the fixtures repeated to a few hundred frames (written to a temp
 # dir), so start-up is a small share. Each figure is the best of 3 runs.
@@ -13,11 +13,13 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build/release"
 netflix=""
+feature=psnr
 while [ $# -gt 0 ]; do
   case "$1" in
     --netflix) netflix="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
-    *) echo "usage: $0 [--netflix /path/to/vmaf] [--build dir]" >&2; exit 2 ;;
+    --feature) feature="$2"; shift 2 ;;
+    *) echo "usage: $0 [--netflix /path/to/vmaf] [--build dir] [--feature name]" >&2; exit 2 ;;
   esac
 done
 fixtures="${TWINVMAF_FIXTURES:-$root/../shared/fixtures}"
@@ -57,7 +59,7 @@ run_case() {
   repeat "$name" "$times"
   for threads in 1 "$cores"; do
     local args=(-r "$tmp/$name.ref.yuv" -d "$tmp/$name.dis.yuv" -w "$w" -h "$h" -p 420 -b 8
-                --no_prediction --feature psnr --threads "$threads" -q --json -o "$tmp/out.json")
+                --no_prediction --feature "$feature" --threads "$threads" -q --json -o "$tmp/out.json")
     local t fps ms nfps="-" ratio="-"
     t=$(best_seconds "$twinvmaf" "${args[@]}")
     fps=$(echo "$frames / $t" | bc -l)
@@ -75,7 +77,7 @@ run_case() {
 run_case vtest_576x324_420p8 576 324 10 480
 run_case checker_1920x1080_420p8 1920 1080 100 300
 
-if [ -x "$build/bench/bench_psnr_kernel" ]; then
+if [ "$feature" = psnr ] && [ -x "$build/bench/bench_psnr_kernel" ]; then
   echo
   echo "PSNR kernel alone (1080p frame pair, one thread):"
   "$build/bench/bench_psnr_kernel" --benchmark_min_time=0.2

@@ -4,6 +4,7 @@
 #include "features/motion/motion.h"
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
+#include "features/vif/vif.h"
 
 namespace twinvmaf {
 
@@ -13,6 +14,7 @@ const std::vector<FeatureInfo>& feature_registry()
         psnr::feature_info(),
         motion::feature_info(),
         null_feature::feature_info(),
+        vif::feature_info(),
     };
     return features;
 }

@@ -375,6 +375,7 @@ TEST_F(Cli, SameBytesForAnyThreadCount)
         const fs::path out = dir / (std::string("t") + threads + ".xml");
         const auto r = run_cli("-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
                                " -w 576 -h 324 -p 420 -b 8 -n --feature psnr=enable_mse=true:enable_apsnr=true "
+                               "--feature vif=debug=true "
                                "--precision max --threads " + std::string(threads) + " -o " + shell_quote(out));
         ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
         const std::string text = strip_fps(read_file(out));
@@ -382,6 +383,7 @@ TEST_F(Cli, SameBytesForAnyThreadCount)
         else EXPECT_EQ(text, first) << "--threads " << threads << " differs from --threads 1";
     }
     EXPECT_NE(first.find("apsnr_y"), std::string::npos);
+    EXPECT_NE(first.find("integer_vif_den_scale3"), std::string::npos);
 }
 
 // Motion reads earlier pictures and writes motion2/motion3 at the end: its
