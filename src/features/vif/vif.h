@@ -27,9 +27,9 @@ struct Settings {
     static Settings from(const OptionValues& values);
 };
 
-// The smallest frame Netflix's code scores from picture data alone: its 4th
-// scale is (w >> 3) x (h >> 3), and at 8..15 samples that scale is one
-// sample wide or high (see VifCpu for what its mirror reads then).
+// The smallest width and height VIF scores: its 4th scale is (w >> 3) x
+// (h >> 3), empty below 8 (Netflix then crashes or writes NaN). At 8..15 that
+// scale is one sample wide or high; see statistics() in vif_cpu.cpp.
 inline constexpr unsigned kMinFrameSize = 8;
 
 // Netflix's Q11 log2 table (entry i = round(2048 * log2f(32768 + i))).
