@@ -26,20 +26,33 @@ struct DevicePlane {
     unsigned height;
 };
 
-// A frame pair resident on the device; previous frames for temporal twins.
+// Most earlier frames a twin can read (FeatureExtractor::history()).
+inline constexpr unsigned kMaxHistory = 4;
+
+// A frame pair resident on the device, and for temporal twins the earlier
+// pairs (still resident in the engine's slots): previous_ref[k - 1] is frame
+// index - k, for k = 1 .. previous_count (fewer at the start of the video).
 struct DeviceFrame {
     const std::uint8_t* ref;  // whole frame, file layout
     const std::uint8_t* dis;
     VideoFormat format;
     std::uint64_t index;
+    const std::uint8_t* previous_ref[kMaxHistory] = {};
+    const std::uint8_t* previous_dis[kMaxHistory] = {};
+    unsigned previous_count = 0;
 
     DevicePlane ref_plane(int plane) const { return plane_of(ref, plane); }
     DevicePlane dis_plane(int plane) const { return plane_of(dis, plane); }
+    DevicePlane previous_ref_plane(unsigned k, int plane) const { return plane_of(previous_ref[k - 1], plane); }
+    DevicePlane previous_dis_plane(unsigned k, int plane) const { return plane_of(previous_dis[k - 1], plane); }
 
 private:
     DevicePlane plane_of(const std::uint8_t* base, int plane) const;
 };
 
+// Frames are enqueued strictly in order on one stream, so a twin may keep
+// device state from one frame to the next (e.g. a filtered earlier frame).
+// All device memory is allocated in the constructor; enqueue() only launches.
 class DeviceTwin {
 public:
     virtual ~DeviceTwin() = default;

@@ -81,6 +81,9 @@ public:
             result_bytes_ += align_up(std::max<std::size_t>(twins_.back()->result_bytes(), 1));
         }
         // Slots must outnumber the frames a temporal twin looks back on.
+        if (history > kMaxHistory)
+            throw Error("internal: a GPU twin may look back at most " + std::to_string(kMaxHistory) + " frames");
+        history_ = history;
         depth_ = std::max(3u, history + 2);
         check(gpuStreamCreate(&stream_), "stream creation");
         const std::size_t frame_bytes = format.frame_bytes();
@@ -118,7 +121,15 @@ public:
         check(gpuMemcpyAsync(slot.dis.get(), dis.bytes(), bytes, gpuMemcpyHostToDevice, stream_), "upload");
         stats_.uploads += 2;
         if (result_bytes_) check(gpuMemsetAsync(slot.device_result.get(), 0, result_bytes_, stream_), "memset");
-        const DeviceFrame frame{slot.ref.get(), slot.dis.get(), format_, index};
+        DeviceFrame frame{slot.ref.get(), slot.dis.get(), format_, index};
+        // Earlier frames are still in their slots: a slot is overwritten only
+        // by the upload of frame index + depth, enqueued after this frame.
+        frame.previous_count = static_cast<unsigned>(std::min<std::uint64_t>(history_, index));
+        for (unsigned k = 1; k <= frame.previous_count; ++k) {
+            const Slot& earlier = *slots_[(slot_index + depth_ - k) % depth_];
+            frame.previous_ref[k - 1] = earlier.ref.get();
+            frame.previous_dis[k - 1] = earlier.dis.get();
+        }
         for (std::size_t e = 0; e < twins_.size(); ++e) {
             if (run[e]) twins_[e]->enqueue(frame, slot.device_result.get() + offsets_[e], stream_);
         }
@@ -159,6 +170,7 @@ private:
     int device_;
     VideoFormat format_;
     unsigned depth_ = 0;
+    unsigned history_ = 0;
     gpuStream_t stream_ = nullptr;
     std::vector<std::unique_ptr<DeviceTwin>> twins_;
     std::vector<std::size_t> offsets_;
