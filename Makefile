@@ -46,7 +46,10 @@ demo: build
 	$(RELEASE_DIR)/twinvmaf_make_sample $(SAMPLE_DIR)
 	$(RELEASE_DIR)/twinvmaf $(DEMO_ARGS)
 
+# The tests also compile every kernel for AMD GPUs (tools/hip_check.sh), which
+# needs Debian's hipcc: installed here, not for a plain build.
 test: build
+	bash scripts/install-deps.sh --hip
 	ctest --preset release
 
 debug-test: deps

@@ -3,6 +3,7 @@
 // creeps into a TV_HD function. A feature leaves this file when its twin
 // (<name>_gpu.cu) lands.
 #include "features/motion/motion_math.h"
+#include "gpu/gpu_runtime.h"
 
 namespace twinvmaf::gpu {
 

@@ -27,7 +27,7 @@ void* allocate_pinned(std::size_t bytes)
     return memory;
 }
 
-void release_pinned(void* memory) { gpuFreeHost(memory); }
+void release_pinned(void* memory) { (void)gpuFreeHost(memory); }
 
 const PictureAllocator kPinnedAllocator{allocate_pinned, release_pinned};
 
@@ -38,7 +38,7 @@ public:
     {
         if (bytes) check(gpuMalloc(&pointer_, bytes), "device allocation");
     }
-    ~DeviceMemory() { if (pointer_) gpuFree(pointer_); }
+    ~DeviceMemory() { if (pointer_) (void)gpuFree(pointer_); }
     DeviceMemory(const DeviceMemory&) = delete;
     DeviceMemory& operator=(const DeviceMemory&) = delete;
     std::uint8_t* get() const { return static_cast<std::uint8_t*>(pointer_); }
@@ -96,11 +96,11 @@ public:
 
     ~Engine() override
     {
-        if (stream_) gpuStreamSynchronize(stream_);
+        if (stream_) (void)gpuStreamSynchronize(stream_);
         for (auto& slot : slots_)
-            if (slot->done) gpuEventDestroy(slot->done);
+            if (slot->done) (void)gpuEventDestroy(slot->done);
         slots_.clear();
-        if (stream_) gpuStreamDestroy(stream_);
+        if (stream_) (void)gpuStreamDestroy(stream_);
     }
 
     std::string description() const override

@@ -48,8 +48,8 @@ bool run(const float* a, const float* b, const float* c, float* mad, float* quot
     gpu::check(gpuMemcpyAsync(quotient, d + 4 * n, bytes, gpuMemcpyDeviceToHost, stream), "probe readback");
     gpu::check(gpuMemcpyAsync(root, d + 5 * n, bytes, gpuMemcpyDeviceToHost, stream), "probe readback");
     gpu::check(gpuStreamSynchronize(stream), "probe sync");
-    gpuStreamDestroy(stream);
-    gpuFree(d);
+    (void)gpuStreamDestroy(stream);
+    (void)gpuFree(d);
     return true;
 }
 
