@@ -1,6 +1,7 @@
 // The list of features twinvmaf knows, in a fixed order. Adding a feature is
 // one line here plus its folder under src/features/.
 #include "core/feature.h"
+#include "features/adm/adm.h"
 #include "features/psnr/psnr.h"
 
 namespace twinvmaf {
@@ -9,6 +10,7 @@ const std::vector<FeatureInfo>& feature_registry()
 {
     static const std::vector<FeatureInfo> features = {
         psnr::feature_info(),
+        adm::feature_info(),
     };
     return features;
 }
