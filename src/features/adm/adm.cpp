@@ -99,16 +99,6 @@ Settings Settings::from(const OptionValues& values)
     return s;
 }
 
-const std::int32_t* reciprocal_table()
-{
-    static const std::array<std::int32_t, kReciprocalTableSize> table = [] {
-        std::array<std::int32_t, kReciprocalTableSize> t{};
-        for (int i = 0; i < kReciprocalTableSize; ++i) t[i] = reciprocal_entry(i);
-        return t;
-    }();
-    return table.data();
-}
-
 void AdmExtractor::init(const VideoFormat& format)
 {
     if (settings_.norm_view_dist * settings_.ref_display_height < kMinViewDistTimesHeight) {

@@ -81,9 +81,6 @@ public:
     void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
 };
 
-// Netflix's reciprocal table (adm_band_math.h), built once.
-const std::int32_t* reciprocal_table();
-
 FeatureInfo feature_info();
 
 }  // namespace twinvmaf::adm

@@ -38,6 +38,14 @@ TV_HD std::int32_t wrapping_shl(std::int32_t a, int shift)
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) << shift);
 }
 
+// v >> shift on a signed 64-bit value (a floor), through an unsigned shift of
+// v + 2^63: AVX2 has no 64-bit arithmetic shift, so this form vectorises.
+TV_HD std::int64_t floor_shift(std::int64_t v, int shift)
+{
+    const std::uint64_t bias = std::uint64_t{1} << 63;
+    return static_cast<std::int64_t>(((static_cast<std::uint64_t>(v) + bias) >> shift) - (bias >> shift));
+}
+
 // Number of leading zero bits of a nonzero 32-bit value.
 TV_HD int count_leading_zeros(std::uint32_t x)
 {
@@ -55,47 +63,54 @@ inline constexpr float kCos1DegSquared = 0x1.ffd814p-1f;
 
 // Whether the reference (oh, ov) and distorted (th, tv) detail vectors point
 // within 1 degree of each other: (o.t) >= 0 and (o.t)^2 >= cos^2(1deg)
-// |o|^2 |t|^2. Netflix evaluates it through float conversions and double
-// products in this order; so do we.
-TV_HD bool within_one_degree(std::int64_t oh, std::int64_t ov, std::int64_t th, std::int64_t tv)
+// |o|^2 |t|^2. Netflix evaluates it from 64-bit integer products through
+// float conversions and double products in this order; so do we. `Product`
+// holds the integer products exactly: double for 16-bit coefficients (< 2^32,
+// and double vectorises), int64 for 32-bit ones.
+template <class Product>
+TV_HD bool within_one_degree(Product oh, Product ov, Product th, Product tv)
 {
-    const std::int64_t dot = oh * th + ov * tv;
-    const std::int64_t o_squared = oh * oh + ov * ov;
-    const std::int64_t t_squared = th * th + tv * tv;
+    const Product dot = oh * th + ov * tv;
+    const Product o_squared = oh * oh + ov * ov;
+    const Product t_squared = th * th + tv * tv;
     const double d = static_cast<float>(dot) / 4096.0;
-    return d >= 0.0 && d * d >= kCos1DegSquared * (static_cast<float>(o_squared) / 4096.0) *
-                                    (static_cast<float>(t_squared) / 4096.0);
+    // & rather than &&: both sides are cheap, and no branch is easier to vectorise.
+    return (d >= 0.0) & (d * d >= kCos1DegSquared * (static_cast<float>(o_squared) / 4096.0) *
+                                      (static_cast<float>(t_squared) / 4096.0));
 }
 
-// Netflix divides by table: reciprocal[32768 + i] = 2^30 / i (truncated) for
-// i in [-32768, 32768], 0 at i = 0. 65537 entries; the host fills it once.
-inline constexpr int kReciprocalTableSize = 65537;
-
-TV_HD std::int32_t reciprocal_entry(int index)
+// Netflix divides through a table of 2^30 / i (integer division) for i in
+// [1, 32768], negated for negative i. We compute the entry instead: for
+// m <= 2^15 the double quotient 2^30 / m is within 2^-22 of the exact one
+// while a non-integer exact quotient is at least 1/m >= 2^-15 from the next
+// integer, so truncating it gives the integer quotient. (A division
+// vectorises; a table lookup next to stores does not, and needs no table on
+// a GPU.) m = 0 gives 2^30, which callers never use.
+TV_HD std::uint32_t reciprocal_magnitude(std::uint32_t m)
 {
-    const int i = index - 32768;
-    if (i == 0) return 0;
-    const std::int32_t r = static_cast<std::int32_t>(1073741824 / (i < 0 ? -i : i));
-    return i < 0 ? -r : r;
+    const std::uint32_t divisor = m > 1u ? m : 1u;
+    return static_cast<std::uint32_t>(1073741824.0 / static_cast<double>(divisor));
 }
 
 // The restored coefficient: the reference o scaled by k = clamp(t/o, 0, 1)
 // (Q15), and where the angle test passes and k > 0, enhanced by up to
 // gain_limit but never past t. The double product and the truncation to an
 // integer are Netflix's (its SIMD paths round differently for gain_limit 1.2;
-// its C path is the reference).
-template <class Coef>
-TV_HD Coef restored_coefficient(Coef o, Coef t, std::int64_t k, bool aligned, double gain_limit)
+// its C path is the reference). `Wide` holds k * o.
+//
+// Written without branches: `limited` lies between 0 and t whatever the
+// condition, so computing it always is safe, and selecting is cheaper than
+// mispredicting on noisy content.
+template <class Coef, class Wide>
+TV_HD Coef restored_coefficient(Coef o, Coef t, Wide k, bool aligned, double gain_limit)
 {
-    Coef r = static_cast<Coef>((k * o + 16384) >> 15);
-    if (aligned && k > 0 && o != 0) {
-        const double enhanced = r * gain_limit;
-        const double target = t;
-        const double limited = o > 0 ? (enhanced < target ? enhanced : target)
-                                     : (enhanced > target ? enhanced : target);
-        r = static_cast<Coef>(static_cast<std::int32_t>(limited));
-    }
-    return r;
+    const Coef r = static_cast<Coef>((k * o + 16384) >> 15);
+    const double enhanced = r * gain_limit;
+    const double target = t;
+    const double limited = o > 0 ? (enhanced < target ? enhanced : target) : (enhanced > target ? enhanced : target);
+    const Coef limited_coef = static_cast<Coef>(static_cast<std::int32_t>(limited));
+    const bool enhance = aligned & (k > 0) & (o != 0);
+    return enhance ? limited_coef : r;
 }
 
 // ---- the two precisions -----------------------------------------------------
@@ -103,13 +118,38 @@ TV_HD Coef restored_coefficient(Coef o, Coef t, std::int64_t k, bool aligned, do
 // Scale 0: 16-bit coefficients.
 struct Scale0Arithmetic {
     using Coef = std::int16_t;
+    using Wide = std::int32_t;  // holds gain * coefficient
 
-    // k = t / o in Q15 clamped to [0, 1]; 32768 where o is 0.
-    TV_HD static std::int64_t gain(Coef o, Coef t, const std::int32_t* reciprocal)
+    TV_HD static bool within_one_degree(Coef oh, Coef ov, Coef th, Coef tv)
     {
-        if (o == 0) return 32768;
-        const std::int64_t k = (std::int64_t{reciprocal[o + 32768]} * t + 16384) >> 15;
-        return k < 0 ? 0 : (k > 32768 ? 32768 : k);
+        return adm::within_one_degree<double>(oh, ov, th, tv);
+    }
+
+    // k = t / o in Q15 clamped to [0, 1]; 32768 where o is 0. Netflix:
+    // clamp((r * t + 2^14) >> 15, 0, 2^15) with a 64-bit product, where
+    // r = +-floor(2^30 / |o|) (reciprocal_magnitude()). The same in 32 bits,
+    // so that it vectorises:
+    //   o, t of different signs, or t = 0:  r * t <= -2^15 or 0, so k = 0;
+    //   |t| > |o|, same sign:  |r * t| > (2^30/|o| - 1)(|o| + 1) >= 2^30 - 1
+    //                          (as |o| <= 2^15), so k = 2^15;
+    //   |t| <= |o|, same sign: |r * t| <= 2^30 fits in 32 bits.
+    TV_HD static std::int32_t gain(Coef o, Coef t)
+    {
+        const std::int32_t o32 = o;
+        const std::int32_t t32 = t;
+        const std::uint32_t o_mag = static_cast<std::uint32_t>(wrapping_abs(o32));
+        const std::uint32_t t_mag = static_cast<std::uint32_t>(wrapping_abs(t32));
+        const std::uint32_t q = (reciprocal_magnitude(o_mag) * t_mag + 16384u) >> 15;  // wraps only where unused
+        // The cases as min/max against 0 or 2^15 rather than selects: then the
+        // compiler keeps the division unconditional, and vectorises the loop.
+        const std::uint32_t same_sign = ((o32 ^ t32) >= 0) & (t32 != 0);
+        const std::uint32_t t_larger = t_mag > o_mag;
+        const std::uint32_t o_zero = o32 == 0;
+        std::uint32_t k = q < 32768u ? q : 32768u;
+        k = k > t_larger * 32768u ? k : t_larger * 32768u;    // |t| > |o|: 2^15
+        k = k < same_sign * 32768u ? k : same_sign * 32768u;  // signs differ, t = 0: 0
+        k = k > o_zero * 32768u ? k : o_zero * 32768u;        // o = 0: 2^15
+        return static_cast<std::int32_t>(k);
     }
 
     // CSF weighting: weight is Q21 (h, v) or Q23 (d); the result keeps the
@@ -145,28 +185,36 @@ struct Scale0Arithmetic {
         const int square_shift = theta == 2 ? 30 : 29;
         const std::int32_t x0 = static_cast<std::int32_t>(weight) * c;
         std::int32_t x = wrapping_sub(wrapping_abs(x0), wrapping_shl(threshold, threshold_shift));
-        if (x < 0) x = 0;
-        const std::int32_t square = static_cast<std::int32_t>(
-            (std::int64_t{x} * x + (std::int64_t{1} << (square_shift - 1))) >> square_shift);
+        x = x < 0 ? 0 : x;
+        // x >= 0: the square's sum is unsigned (and vectorises as such).
+        const std::uint64_t ux = static_cast<std::uint32_t>(x);
+        const std::int32_t square =
+            static_cast<std::int32_t>((ux * ux + (std::uint64_t{1} << (square_shift - 1))) >> square_shift);
         const int cube_shift = shifts.cube[theta];
-        return (std::int64_t{square} * x + rounding_addend(cube_shift)) >> cube_shift;
+        return floor_shift(std::int64_t{square} * x + rounding_addend(cube_shift), cube_shift);
     }
 
     // One reference cube of the denominator (the row sum is shifted later).
     TV_HD static std::uint64_t reference_cube(Coef c, const DenominatorShifts&)
     {
-        const std::uint64_t m = static_cast<std::uint16_t>(wrapping_abs(c));
-        return m * m * m;
+        const std::uint32_t m = static_cast<std::uint16_t>(wrapping_abs(c));
+        return std::uint64_t{m * m} * m;  // m * m < 2^31
     }
 };
 
 // Scales 1..3: 32-bit coefficients.
 struct ScaleNArithmetic {
     using Coef = std::int32_t;
+    using Wide = std::int64_t;
+
+    TV_HD static bool within_one_degree(Coef oh, Coef ov, Coef th, Coef tv)
+    {
+        return adm::within_one_degree<std::int64_t>(oh, ov, th, tv);
+    }
 
     // As Scale0Arithmetic::gain, for a 32-bit o: o is first rounded to its 15
     // leading bits (Netflix's get_best15_from32) and the shift undone after.
-    TV_HD static std::int64_t gain(Coef o, Coef t, const std::int32_t* reciprocal)
+    TV_HD static std::int64_t gain(Coef o, Coef t)
     {
         if (o == 0) return 32768;
         const std::uint32_t magnitude = static_cast<std::uint32_t>(wrapping_abs(o));
@@ -177,7 +225,7 @@ struct ScaleNArithmetic {
             top_bits = (magnitude + (1u << (shift - 1))) >> shift;
         }
         const std::int64_t sign = o < 0 ? -1 : 1;
-        const std::int64_t k = ((std::int64_t{reciprocal[top_bits + 32768]} * t) * sign +
+        const std::int64_t k = ((std::int64_t{reciprocal_magnitude(top_bits)} * t) * sign +
                                 (std::int64_t{1} << (14 + shift))) >> (15 + shift);
         return k < 0 ? 0 : (k > 32768 ? 32768 : k);
     }

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/cpu_dispatch.h"
 #include "features/adm/adm.h"
 #include "features/adm/adm_band_math.h"
 #include "features/adm/adm_dwt_math.h"
@@ -46,8 +47,6 @@ struct DecoupledRow {
         for (auto& a : additive) a.assign(width, 0);
         for (auto* v : {&dlm_neighbour, &dlm_centre, &aim_neighbour, &aim_centre}) v->assign(width, 0);
     }
-    MaskingRow dlm_mask() { return {dlm_neighbour.data(), dlm_centre.data()}; }
-    MaskingRow aim_mask() { return {aim_neighbour.data(), aim_centre.data()}; }
 };
 
 // Row buffers of one precision, sized for the widest scale that uses it.
@@ -56,6 +55,8 @@ struct ScaleRows {
     std::vector<Coef> low[2], high[2];             // vertical pass of ref, dis (input width)
     std::vector<Coef> detail[2][kOrientations];    // wavelet row of h, v, d of ref, dis
     DecoupledRow<Coef> ring[3];                    // decoupled rows y % 3
+    std::vector<std::uint8_t> aligned;  // angle test of the row being decoupled
+    std::vector<std::int32_t> gain;     // gains of one orientation of that row
     std::vector<std::int32_t> column_sums, threshold;
 
     void resize(int input_width, int width)
@@ -66,6 +67,8 @@ struct ScaleRows {
             for (auto& d : detail[side]) d.assign(width, 0);
         }
         for (auto& r : ring) r.resize(width);
+        aligned.assign(width, 0);
+        gain.assign(width, 0);
         column_sums.assign(width, 0);
         threshold.assign(width, 0);
     }
@@ -103,7 +106,6 @@ ScaleSums run_scale(const ScaleParams& p, const FrameParams& frame, const Plane<
     using Coef = typename Arith::Coef;
     const Region& scored = p.scored;
     const Region& decoupled = p.decoupled;
-    const std::int32_t* reciprocal = reciprocal_table();
 
     std::uint64_t dlm[kOrientations] = {}, aim[kOrientations] = {}, den[kOrientations] = {};
 
@@ -116,12 +118,12 @@ ScaleSums run_scale(const ScaleParams& p, const FrameParams& frame, const Plane<
                               rows.threshold.data());
         // The DLM measures the restored part, the AIM the additive part.
         const auto& measured = for_aim ? row.additive : row.restored;
-        const Coef* source[kOrientations] = {measured[0].data(), measured[1].data(), measured[2].data()};
-        std::uint64_t row_sums[kOrientations];
-        masked_cube_row<Arith>(source, p.csf_weight, rows.threshold.data(), scored.left, scored.right, p.masking,
-                               row_sums);
-        for (int theta = 0; theta < kOrientations; ++theta)
-            totals[theta] += static_cast<std::uint64_t>(round_row_sum(row_sums[theta], p.masking.row));
+        for (int theta = 0; theta < kOrientations; ++theta) {
+            const std::uint64_t row_sum =
+                masked_cube_row<Arith>(measured[theta].data(), p.csf_weight[theta], rows.threshold.data(),
+                                       scored.left, scored.right, p.masking, theta);
+            totals[theta] += static_cast<std::uint64_t>(round_row_sum(row_sum, p.masking.row));
+        }
     };
     auto mask_row = [&](int y) {
         const DecoupledRow<Coef>& above = rows.ring[mirror(y - 1, p.height) % 3];
@@ -161,17 +163,23 @@ ScaleSums run_scale(const ScaleParams& p, const FrameParams& frame, const Plane<
         }
         if (y >= decoupled.top && y < decoupled.bottom) {
             DecoupledRow<Coef>& out = rows.ring[y % 3];
-            const Coef* ref[kOrientations], *dis[kOrientations];
-            Coef *restored[kOrientations], *additive[kOrientations];
+            const auto& ref = rows.detail[kRef];
+            const auto& dis = rows.detail[kDis];
+            const int begin = decoupled.left, end = decoupled.right;
+            angle_test_row<Arith>(ref[0].data(), ref[1].data(), dis[0].data(), dis[1].data(), begin, end,
+                                  rows.aligned.data());
             for (int theta = 0; theta < kOrientations; ++theta) {
-                ref[theta] = rows.detail[kRef][theta].data();
-                dis[theta] = rows.detail[kDis][theta].data();
-                restored[theta] = out.restored[theta].data();
-                additive[theta] = out.additive[theta].data();
+                decouple_orientation_row<Arith>(ref[theta].data(), dis[theta].data(), rows.aligned.data(), begin,
+                                                end, frame.enhancement_gain_limit, rows.gain.data(),
+                                                out.restored[theta].data(), out.additive[theta].data());
             }
-            decouple_row<Arith>(ref, dis, decoupled.left, decoupled.right, p.csf_weight,
-                                frame.enhancement_gain_limit, reciprocal, restored, additive, out.dlm_mask(),
-                                out.aim_mask());
+            for (int theta = 0; theta < kOrientations; ++theta) {
+                const std::uint32_t weight = p.csf_weight[theta];
+                add_masking_weights_row<Arith>(out.additive[theta].data(), weight, theta, theta == 0, begin, end,
+                                               out.dlm_neighbour.data(), out.dlm_centre.data());
+                add_masking_weights_row<Arith>(out.restored[theta].data(), weight, theta, theta == 0, begin, end,
+                                               out.aim_neighbour.data(), out.aim_centre.data());
+            }
         }
         if (y >= 1 && is_scored_row(y - 1)) mask_row(y - 1);
     }
@@ -235,6 +243,19 @@ void extract_frame(const FrameParams& p, const VideoFormat& format, const Pictur
     }
 }
 
+// The entry points, compiled per instruction set (core/cpu_dispatch.h).
+TV_CPU_CLONES void extract_frame_8bit(const FrameParams& p, const VideoFormat& format, const Picture& ref,
+                                      const Picture& dis, AdmScratch& s, ScaleSums sums[kScales])
+{
+    extract_frame<std::uint8_t>(p, format, ref, dis, s, sums);
+}
+
+TV_CPU_CLONES void extract_frame_high_bitdepth(const FrameParams& p, const VideoFormat& format, const Picture& ref,
+                                               const Picture& dis, AdmScratch& s, ScaleSums sums[kScales])
+{
+    extract_frame<std::uint16_t>(p, format, ref, dis, s, sums);
+}
+
 }  // namespace
 
 std::unique_ptr<Scratch> AdmCpu::make_scratch() const
@@ -252,9 +273,9 @@ void AdmCpu::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* sc
     AdmScratch& s = static_cast<AdmScratch&>(*scratch);
     ScaleSums sums[kScales];
     if (format().bitdepth > 8)
-        extract_frame<std::uint16_t>(params(), format(), inputs.ref, inputs.dis, s, sums);
+        extract_frame_high_bitdepth(params(), format(), inputs.ref, inputs.dis, s, sums);
     else
-        extract_frame<std::uint8_t>(params(), format(), inputs.ref, inputs.dis, s, sums);
+        extract_frame_8bit(params(), format(), inputs.ref, inputs.dis, s, sums);
     for (int scale = 0; scale < kScales; ++scale) store_sums(scale, sums[scale], scores);
 }
 

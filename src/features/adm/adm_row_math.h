@@ -1,7 +1,8 @@
 // ADM's stages after the wavelet, one band row at a time, for either
 // precision (`Arith` is Scale0Arithmetic or ScaleNArithmetic).
 //
-//   decouple_row()           reference + distorted -> restored + additive,
+//   angle_test_row(), decouple_orientation_row(), add_masking_weights_row()
+//                            reference + distorted -> restored + additive,
 //                            and the masking weights of both
 //   masking_threshold_row()  the 3x3 masking threshold of one row
 //   masked_cube_row()        sum over a row of max(|csf x| - threshold, 0)^3
@@ -18,48 +19,57 @@
 
 namespace twinvmaf::adm {
 
-// The masking weights of one orientation-summed pixel: Netflix's threshold
-// is the sum over h, v, d of 8 neighbours' weights plus the centre's, so the
-// orientations are summed per pixel first (integer sums: same result).
-struct MaskingRow {
-    std::int32_t* neighbour;  // sum over h, v, d of neighbour_weight(csf)
-    std::int32_t* centre;     // sum over h, v, d of centre_weight(csf)
-};
+// Decouple, in three passes over columns [begin, end) of a row (each a
+// simple loop over restrict-qualified rows, so compilers vectorise them):
 
-// Decouples columns [begin, end) of one row. ref/dis/restored/additive are
-// the h, v, d rows. The DLM is masked by the additive part, the AIM by the
-// restored part; both weights come out here.
+// 1. The angle test of each pixel, from the h and v bands.
 template <class Arith>
-TV_HD void decouple_row(const typename Arith::Coef* const ref[kOrientations],
-                        const typename Arith::Coef* const dis[kOrientations], int begin, int end,
-                        const std::uint32_t csf_weight[kOrientations], double gain_limit,
-                        const std::int32_t* reciprocal, typename Arith::Coef* const restored[kOrientations],
-                        typename Arith::Coef* const additive[kOrientations], MaskingRow dlm_mask,
-                        MaskingRow aim_mask)
+TV_HD void angle_test_row(const typename Arith::Coef* __restrict__ ref_h, const typename Arith::Coef* __restrict__ ref_v,
+                          const typename Arith::Coef* __restrict__ dis_h, const typename Arith::Coef* __restrict__ dis_v,
+                          int begin, int end, std::uint8_t* __restrict__ aligned)
+{
+    for (int x = begin; x < end; ++x) aligned[x] = Arith::within_one_degree(ref_h[x], ref_v[x], dis_h[x], dis_v[x]);
+}
+
+// 2. Restored and additive parts of one orientation; `gain` is scratch (the
+// gains are a pass of their own: one loop doing both does not vectorise).
+template <class Arith>
+TV_HD void decouple_orientation_row(const typename Arith::Coef* __restrict__ ref,
+                                    const typename Arith::Coef* __restrict__ dis,
+                                    const std::uint8_t* __restrict__ aligned, int begin, int end, double gain_limit,
+                                    std::int32_t* __restrict__ gain,
+                                    typename Arith::Coef* __restrict__ restored,
+                                    typename Arith::Coef* __restrict__ additive)
 {
     using Coef = typename Arith::Coef;
+    using Wide = typename Arith::Wide;
+    for (int x = begin; x < end; ++x) gain[x] = static_cast<std::int32_t>(Arith::gain(ref[x], dis[x]));
     for (int x = begin; x < end; ++x) {
-        const bool aligned = within_one_degree(ref[0][x], ref[1][x], dis[0][x], dis[1][x]);
-        std::uint32_t dlm_neighbour = 0, dlm_centre = 0, aim_neighbour = 0, aim_centre = 0;
-        for (int theta = 0; theta < kOrientations; ++theta) {
-            const Coef o = ref[theta][x];
-            const Coef t = dis[theta][x];
-            const std::int64_t k = Arith::gain(o, t, reciprocal);
-            const Coef r = restored_coefficient(o, t, k, aligned, gain_limit);
-            const Coef a = static_cast<Coef>(t - r);
-            restored[theta][x] = r;
-            additive[theta][x] = a;
-            const Coef csf_a = Arith::csf(a, csf_weight[theta], theta);
-            const Coef csf_r = Arith::csf(r, csf_weight[theta], theta);
-            dlm_neighbour += static_cast<std::uint32_t>(Arith::neighbour_weight(csf_a));
-            dlm_centre += static_cast<std::uint32_t>(Arith::centre_weight(csf_a));
-            aim_neighbour += static_cast<std::uint32_t>(Arith::neighbour_weight(csf_r));
-            aim_centre += static_cast<std::uint32_t>(Arith::centre_weight(csf_r));
-        }
-        dlm_mask.neighbour[x] = static_cast<std::int32_t>(dlm_neighbour);
-        dlm_mask.centre[x] = static_cast<std::int32_t>(dlm_centre);
-        aim_mask.neighbour[x] = static_cast<std::int32_t>(aim_neighbour);
-        aim_mask.centre[x] = static_cast<std::int32_t>(aim_centre);
+        const Coef o = ref[x];
+        const Coef t = dis[x];
+        const Coef r = restored_coefficient(o, t, static_cast<Wide>(gain[x]), aligned[x] != 0, gain_limit);
+        restored[x] = r;
+        additive[x] = static_cast<Coef>(t - r);
+    }
+}
+
+// 3. Adds one orientation's masking weights: those of the CSF-weighted
+// `masker` (the additive part masks the DLM, the restored part the AIM).
+// `first` starts the sums. Netflix's threshold is the sum over h, v, d of
+// 8 neighbours' weights plus the centre's, so summing the orientations per
+// pixel first (here) gives the same integer.
+template <class Arith>
+TV_HD void add_masking_weights_row(const typename Arith::Coef* __restrict__ masker, std::uint32_t csf_weight,
+                                   int theta, bool first, int begin, int end,
+                                   std::int32_t* __restrict__ neighbour, std::int32_t* __restrict__ centre)
+{
+    for (int x = begin; x < end; ++x) {
+        const typename Arith::Coef csf = Arith::csf(masker[x], csf_weight, theta);
+        // Wrapping sums (unsigned), as Netflix's int32 sums would wrap.
+        const std::uint32_t n = first ? 0u : static_cast<std::uint32_t>(neighbour[x]);
+        const std::uint32_t c = first ? 0u : static_cast<std::uint32_t>(centre[x]);
+        neighbour[x] = static_cast<std::int32_t>(n + static_cast<std::uint32_t>(Arith::neighbour_weight(csf)));
+        centre[x] = static_cast<std::int32_t>(c + static_cast<std::uint32_t>(Arith::centre_weight(csf)));
     }
 }
 
@@ -68,9 +78,10 @@ TV_HD void decouple_row(const typename Arith::Coef* const ref[kOrientations],
 // `below` are the mirror()ed rows y-1 and y+1; columns are mirror()ed here)
 // without the centre's own, plus the centre weight. `column_sums` is scratch
 // of `width` entries. Sums wrap as Netflix's int32 sums do.
-TV_HD void masking_threshold_row(const std::int32_t* above, const std::int32_t* row, const std::int32_t* below,
-                                 const std::int32_t* centre, int width, int begin, int end,
-                                 std::int32_t* column_sums, std::int32_t* threshold)
+TV_HD void masking_threshold_row(const std::int32_t* __restrict__ above, const std::int32_t* __restrict__ row,
+                                 const std::int32_t* __restrict__ below, const std::int32_t* __restrict__ centre,
+                                 int width, int begin, int end, std::int32_t* __restrict__ column_sums,
+                                 std::int32_t* __restrict__ threshold)
 {
     const int first = begin > 0 ? begin - 1 : 0;
     const int last = end < width ? end + 1 : width;
@@ -96,27 +107,23 @@ TV_HD void masking_threshold_row(const std::int32_t* above, const std::int32_t* 
     for (; x < end; ++x) one(x, mirror(x - 1, width), mirror(x + 1, width));
 }
 
-// Sums over columns [begin, end) of one row of the masked cubes of `source`
-// (restored for the DLM, additive for the AIM), per orientation. The sums
-// wrap as Netflix's int64 sums would.
+// Sum over columns [begin, end) of one row of the masked cubes of one
+// orientation of `source` (restored for the DLM, additive for the AIM). The
+// sum wraps as Netflix's int64 sums would.
 template <class Arith>
-TV_HD void masked_cube_row(const typename Arith::Coef* const source[kOrientations],
-                           const std::uint32_t csf_weight[kOrientations], const std::int32_t* threshold,
-                           int begin, int end, const MaskingShifts& shifts, std::uint64_t row_sums[kOrientations])
+TV_HD std::uint64_t masked_cube_row(const typename Arith::Coef* __restrict__ source, std::uint32_t csf_weight,
+                                    const std::int32_t* __restrict__ threshold, int begin, int end,
+                                    const MaskingShifts& shifts, int theta)
 {
-    for (int theta = 0; theta < kOrientations; ++theta) {
-        const typename Arith::Coef* src = source[theta];
-        const std::uint32_t weight = csf_weight[theta];
-        std::uint64_t sum = 0;
-        for (int x = begin; x < end; ++x)
-            sum += static_cast<std::uint64_t>(Arith::masked_cube(src[x], weight, threshold[x], shifts, theta));
-        row_sums[theta] = sum;
-    }
+    std::uint64_t sum = 0;
+    for (int x = begin; x < end; ++x)
+        sum += static_cast<std::uint64_t>(Arith::masked_cube(source[x], csf_weight, threshold[x], shifts, theta));
+    return sum;
 }
 
 // Sum over columns [begin, end) of one reference band row's cubes.
 template <class Arith>
-TV_HD std::uint64_t reference_cube_row(const typename Arith::Coef* band, int begin, int end,
+TV_HD std::uint64_t reference_cube_row(const typename Arith::Coef* __restrict__ band, int begin, int end,
                                        const DenominatorShifts& shifts)
 {
     std::uint64_t sum = 0;
