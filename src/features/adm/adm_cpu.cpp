@@ -143,12 +143,12 @@ ScaleSums run_scale(const ScaleParams& p, const FrameParams& frame, const Plane<
             Out* a = approx[side] + std::ptrdiff_t(y) * p.width;
             auto& detail = rows.detail[side];
             if (analyse) {
-                dwt_horizontal_row<false>(rows.low[side].data(), rows.high[side].data(), input_width, p.width,
-                                          horizontal, a, detail[1].data(), detail[0].data(), detail[2].data());
+                dwt_horizontal_row(rows.low[side].data(), input_width, p.width, horizontal, a, detail[1].data());
+                dwt_horizontal_row(rows.high[side].data(), input_width, p.width, horizontal, detail[0].data(),
+                                   detail[2].data());
             } else {
-                dwt_horizontal_row<true>(rows.low[side].data(), rows.high[side].data(), input_width, p.width,
-                                         horizontal, a, static_cast<Out*>(nullptr), static_cast<Out*>(nullptr),
-                                         static_cast<Out*>(nullptr));
+                dwt_horizontal_row(rows.low[side].data(), input_width, p.width, horizontal, a,
+                                   static_cast<Out*>(nullptr));
             }
         }
         if (!analyse) continue;

@@ -6,6 +6,10 @@
 // width; the horizontal pass filters those at columns 2j-1 .. 2j+2 into the
 // four bands a (lo-lo), v (lo-hi), h (hi-lo) and d (hi-hi).
 //
+// The vertical pass stores its rows split: the even input columns first,
+// then the odd ones, so that the horizontal pass reads 2j-1 .. 2j+2 as
+// contiguous runs (odd[j-1], even[j], odd[j], even[j+1]) and vectorises.
+//
 // Scale 0 reads the picture and keeps 16-bit coefficients with 32-bit sums;
 // scales 1..3 read the previous scale's a band and keep 32-bit coefficients
 // with 64-bit sums and per-scale rounding.
@@ -34,6 +38,22 @@ TV_HD Taps dwt_taps(int out, int input_size)
     return t;
 }
 
+// Where input column `column` of a row of `width` is stored in a split row.
+TV_HD int split_index(int column, int width)
+{
+    return (column & 1) ? (width + 1) / 2 + (column >> 1) : column >> 1;
+}
+
+// Runs `filter(column, split_index)` for every column of a row of `width`,
+// even columns first, in two simple loops.
+template <class Filter>
+TV_HD void for_each_split_column(int width, Filter filter)
+{
+    const int evens = (width + 1) / 2;
+    for (int x = 0; x < evens; ++x) filter(2 * x, x);
+    for (int x = 0; x < width / 2; ++x) filter(2 * x + 1, evens + x);
+}
+
 // ---- Scale 0: the picture (8..16-bit samples) to 16-bit bands ------------
 
 // The vertical pass also removes the mid-grey offset (samples 0..2^bpc-1 to
@@ -50,10 +70,10 @@ TV_HD std::int16_t dwt0_vertical(const std::int32_t* taps, std::uint32_t s0, std
 }
 
 // One vertical-pass row: `rows` are the 4 input rows of dwt_taps(), `width`
-// the input width.
+// the input width; `low` and `high` are split rows.
 template <class Sample>
-TV_HD void dwt0_vertical_row(const Sample* const rows[4], int width, int bitdepth, std::int16_t* low,
-                             std::int16_t* high)
+TV_HD void dwt0_vertical_row(const Sample* const rows[4], int width, int bitdepth, std::int16_t* __restrict__ low,
+                             std::int16_t* __restrict__ high)
 {
     const std::int32_t half = std::int32_t{1} << (bitdepth - 1);
     const std::int32_t low_offset = half - kLowPassSum * half;  // rounding minus the grey offset
@@ -62,10 +82,10 @@ TV_HD void dwt0_vertical_row(const Sample* const rows[4], int width, int bitdept
     const Sample* r1 = rows[1];
     const Sample* r2 = rows[2];
     const Sample* r3 = rows[3];
-    for (int x = 0; x < width; ++x) {
-        low[x] = dwt0_vertical(kLowPass, r0[x], r1[x], r2[x], r3[x], low_offset, bitdepth);
-        high[x] = dwt0_vertical(kHighPass, r0[x], r1[x], r2[x], r3[x], high_offset, bitdepth);
-    }
+    for_each_split_column(width, [&](int c, int i) {
+        low[i] = dwt0_vertical(kLowPass, r0[c], r1[c], r2[c], r3[c], low_offset, bitdepth);
+        high[i] = dwt0_vertical(kHighPass, r0[c], r1[c], r2[c], r3[c], high_offset, bitdepth);
+    });
 }
 
 // Horizontal pass: (sum + 2^15) >> 16, in int32 (it cannot wrap).
@@ -94,49 +114,53 @@ TV_HD std::int32_t dwt_filter(const std::int32_t* taps, Coef s0, Coef s1, Coef s
     return static_cast<std::int32_t>((sum + rounding.add) >> rounding.shift);
 }
 
-// One vertical-pass row of scales 1..3; `Coef` is the previous scale's a
-// band (int16 after scale 0, int32 after that).
+// One vertical-pass row of scales 1..3 into split rows; `Coef` is the
+// previous scale's a band (int16 after scale 0, int32 after that).
 template <class Coef>
-TV_HD void dwt_vertical_row(const Coef* const rows[4], int width, DwtRounding rounding, std::int32_t* low,
-                            std::int32_t* high)
+TV_HD void dwt_vertical_row(const Coef* const rows[4], int width, DwtRounding rounding,
+                            std::int32_t* __restrict__ low, std::int32_t* __restrict__ high)
 {
     const Coef* r0 = rows[0];
     const Coef* r1 = rows[1];
     const Coef* r2 = rows[2];
     const Coef* r3 = rows[3];
-    for (int x = 0; x < width; ++x) {
-        low[x] = dwt_filter(kLowPass, r0[x], r1[x], r2[x], r3[x], rounding);
-        high[x] = dwt_filter(kHighPass, r0[x], r1[x], r2[x], r3[x], rounding);
-    }
+    for_each_split_column(width, [&](int c, int i) {
+        low[i] = dwt_filter(kLowPass, r0[c], r1[c], r2[c], r3[c], rounding);
+        high[i] = dwt_filter(kHighPass, r0[c], r1[c], r2[c], r3[c], rounding);
+    });
 }
 
 // ---- Horizontal pass of any scale -----------------------------------------
 
-// One output row of the bands from one vertical-pass row pair. `Bands`
-// supplies the arithmetic (Dwt0Horizontal or DwtHorizontal below). With
-// kLowOnly only the a band is made (adm_skip_scale0: Netflix's *_lo wavelet).
-template <bool kLowOnly, class Bands, class In, class Out>
-TV_HD void dwt_horizontal_row(const In* low, const In* high, int input_width, int output_width, Bands bands,
-                              Out* a, Out* v, Out* h, Out* d)
+// The horizontal pass of one split vertical-pass row: its low-pass output
+// (a from the low row, h from the high row) and, unless `high_out` is null,
+// its high-pass output (v from the low row, d from the high row). `Bands`
+// supplies the arithmetic (Dwt0Horizontal or DwtHorizontal below).
+template <class Bands, class In, class Out>
+TV_HD void dwt_horizontal_row(const In* __restrict__ split, int input_width, int output_width, Bands bands,
+                              Out* __restrict__ low_out, Out* __restrict__ high_out)
 {
-    auto one = [&](int x, int c0, int c1, int c2, int c3) {
-        a[x] = bands(kLowPass, low[c0], low[c1], low[c2], low[c3]);
-        if (kLowOnly) return;
-        v[x] = bands(kHighPass, low[c0], low[c1], low[c2], low[c3]);
-        h[x] = bands(kLowPass, high[c0], high[c1], high[c2], high[c3]);
-        d[x] = bands(kHighPass, high[c0], high[c1], high[c2], high[c3]);
-    };
-    auto mirrored = [&](int x) {
-        const Taps t = dwt_taps(x, input_width);
-        one(x, t.index[0], t.index[1], t.index[2], t.index[3]);
-    };
+    const In* even = split;
+    const In* odd = split + (input_width + 1) / 2;
     // Columns 1 .. interior_end-1 read 2x-1 .. 2x+2 < input_width directly.
     int interior_end = (input_width - 1) / 2;
     if (interior_end > output_width) interior_end = output_width;
-    int x = 0;
-    if (output_width > 0) mirrored(x++);
-    for (; x < interior_end; ++x) one(x, 2 * x - 1, 2 * x, 2 * x + 1, 2 * x + 2);
-    for (; x < output_width; ++x) mirrored(x);
+    if (interior_end < 1) interior_end = 1;
+
+    auto mirrored = [&](int x) {
+        const Taps t = dwt_taps(x, input_width);
+        In s[4];
+        for (int k = 0; k < 4; ++k) s[k] = split[split_index(t.index[k], input_width)];
+        low_out[x] = bands(kLowPass, s[0], s[1], s[2], s[3]);
+        if (high_out) high_out[x] = bands(kHighPass, s[0], s[1], s[2], s[3]);
+    };
+    if (output_width > 0) mirrored(0);
+    for (int x = 1; x < interior_end; ++x) low_out[x] = bands(kLowPass, odd[x - 1], even[x], odd[x], even[x + 1]);
+    if (high_out) {
+        for (int x = 1; x < interior_end; ++x)
+            high_out[x] = bands(kHighPass, odd[x - 1], even[x], odd[x], even[x + 1]);
+    }
+    for (int x = interior_end; x < output_width; ++x) mirrored(x);
 }
 
 struct Dwt0Horizontal {
