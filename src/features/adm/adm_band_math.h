@@ -46,6 +46,8 @@ TV_HD std::int64_t floor_shift(std::int64_t v, int shift)
     return static_cast<std::int64_t>(((static_cast<std::uint64_t>(v) + bias) >> shift) - (bias >> shift));
 }
 
+TV_HD std::int32_t floor_shift(std::int32_t v, int shift) { return v >> shift; }
+
 // Number of leading zero bits of a nonzero 32-bit value.
 TV_HD int count_leading_zeros(std::uint32_t x)
 {
@@ -85,11 +87,12 @@ TV_HD bool within_one_degree(Product oh, Product ov, Product th, Product tv)
 // while a non-integer exact quotient is at least 1/m >= 2^-15 from the next
 // integer, so truncating it gives the integer quotient. (A division
 // vectorises; a table lookup next to stores does not, and needs no table on
-// a GPU.) m = 0 gives 2^30, which callers never use.
+// a GPU.) m = 0 gives 2^30, which callers never use; m must be <= 2^15.
 TV_HD std::uint32_t reciprocal_magnitude(std::uint32_t m)
 {
-    const std::uint32_t divisor = m > 1u ? m : 1u;
-    return static_cast<std::uint32_t>(1073741824.0 / static_cast<double>(divisor));
+    // Through int32 both ways (the values fit): signed conversions vectorise.
+    const std::int32_t divisor = static_cast<std::int32_t>(m > 1u ? m : 1u);
+    return static_cast<std::uint32_t>(static_cast<std::int32_t>(1073741824.0 / static_cast<double>(divisor)));
 }
 
 // The restored coefficient: the reference o scaled by k = clamp(t/o, 0, 1)
@@ -104,7 +107,7 @@ TV_HD std::uint32_t reciprocal_magnitude(std::uint32_t m)
 template <class Coef, class Wide>
 TV_HD Coef restored_coefficient(Coef o, Coef t, Wide k, bool aligned, double gain_limit)
 {
-    const Coef r = static_cast<Coef>((k * o + 16384) >> 15);
+    const Coef r = static_cast<Coef>(floor_shift(k * o + 16384, 15));
     const double enhanced = r * gain_limit;
     const double target = t;
     const double limited = o > 0 ? (enhanced < target ? enhanced : target) : (enhanced > target ? enhanced : target);
