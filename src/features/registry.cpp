@@ -1,6 +1,7 @@
 // The list of features twinvmaf knows, in a fixed order. Adding a feature is
 // one line here plus its folder under src/features/.
 #include "core/feature.h"
+#include "features/adm/adm.h"
 #include "features/motion/motion.h"
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
@@ -15,6 +16,7 @@ const std::vector<FeatureInfo>& feature_registry()
         motion::feature_info(),
         null_feature::feature_info(),
         vif::feature_info(),
+        adm::feature_info(),
     };
     return features;
 }

@@ -1,0 +1,86 @@
+// adm: Netflix libvmaf's integer ADM ("adm" extractor, integer_adm.c):
+// integer_adm2, integer_aim, integer_adm3, integer_adm_scale0..3 and, with
+// debug, the numerators and denominators, with every option Netflix has.
+//
+// Backends only differ in how they get each scale's exact integer sums
+// (ScaleSums, adm_math.h); AdmExtractor::collect() turns them into scores on
+// the host, so the CPU reference and every GPU twin share the floating-point
+// code and its order of operations.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/feature.h"
+#include "features/adm/adm_csf.h"
+#include "features/adm/adm_math.h"
+
+namespace twinvmaf::adm {
+
+const std::vector<OptionSpec>& option_specs();
+
+struct Settings {
+    bool debug = false;
+    double csf_scale = 1.0;
+    double csf_diag_scale = 1.0;
+    double dlm_weight = 0.5;
+    double enhn_gain_limit = 100.0;
+    double norm_view_dist = 3.0;
+    int ref_display_height = 1080;
+    int csf_mode = 0;
+    double noise_weight = 0.03125;
+    bool skip_aim = false;
+    bool skip_scale0 = false;
+    double min_val = 0.0;
+    // Netflix's output-name suffix of the non-default naming options
+    // ("_egl_1.2", "_csf_2_dlmw_0.7_min_0.5_nw_0.02").
+    std::string output_suffix;
+
+    static Settings from(const OptionValues& values);
+};
+
+// Backend-independent part: options, per-scale parameters, sums -> scores.
+class AdmExtractor : public FeatureExtractor {
+public:
+    explicit AdmExtractor(const Settings& settings) : settings_(settings) {}
+
+    void init(const VideoFormat& format) override;
+    std::vector<std::string> output_names() const override;
+    // Expects ScaleSums of every scale, as written by store_sums().
+    void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
+
+protected:
+    const FrameParams& params() const { return params_; }
+    const VideoFormat& format() const { return format_; }
+
+    static void store_sums(int scale, const ScaleSums& sums, FrameScores& scores);
+    static ScaleSums load_sums(int scale, const FrameScores& scores);
+
+private:
+    // The float numerator/denominator of one scale, as Netflix computes them.
+    struct ScaleScore {
+        float dlm = 0;
+        float aim = 0;
+        float den = 0;
+    };
+    ScaleScore score_scale(int scale, const ScaleSums& sums) const;
+
+    Settings settings_;
+    VideoFormat format_{};
+    FrameParams params_{};
+    float csf_weight_[kScales][kOrientations] = {};
+};
+
+// The CPU reference.
+class AdmCpu final : public AdmExtractor {
+public:
+    using AdmExtractor::AdmExtractor;
+    std::unique_ptr<Scratch> make_scratch() const override;
+    void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
+};
+
+FeatureInfo feature_info();
+
+}  // namespace twinvmaf::adm
