@@ -21,6 +21,11 @@ CASES = [
     ("psnr=enable_mse=true:enable_apsnr=true", "psnr mse+apsnr"),
     ("psnr=enable_chroma=false", "psnr luma only"),
     ("psnr=reduced_hbd_peak=true:min_sse=0.5", "psnr hbd peak+min_sse"),
+    ("motion", "motion"),
+    ("motion=motion_five_frame_window=true", "motion five-frame window"),
+    ("motion=motion_force_zero=true", "motion force zero"),
+    ("motion=debug=true:motion_moving_average=true:motion_blend_factor=0.5:motion_blend_offset=2:"
+     "motion_fps_weight=1.5:motion_max_val=5", "motion host options"),
 ]
 
 

@@ -94,6 +94,19 @@ std::vector<TwinCase> twin_cases()
         {"psnr", {{"enable_mse", "true"}, {"enable_apsnr", "true"}}},
         {"psnr", {{"enable_chroma", "false"}}},
         {"psnr", {{"reduced_hbd_peak", "true"}, {"min_sse", "0.5"}}},
+        // motion: the compared frame (one or two back, none) changes what the
+        // twin computes; the other options act on the host, through the
+        // shared collect() and flush(), and run once all together.
+        {"motion", {}},
+        {"motion", {{"motion_five_frame_window", "true"}}},
+        {"motion", {{"motion_force_zero", "true"}}},
+        {"motion",
+         {{"debug", "true"},
+          {"motion_moving_average", "true"},
+          {"motion_blend_factor", "0.5"},
+          {"motion_blend_offset", "2"},
+          {"motion_fps_weight", "1.5"},
+          {"motion_max_val", "5"}}},
     };
 }
 
@@ -163,6 +176,21 @@ TEST(GpuTwins, EqualCpuOnTinyAndOddSizes)
                     expect_identical(cpu.collector, gpu.collector, format.describe() + " " + describe(c));
                 }
             }
+}
+
+// A temporal twin with --subsample: motion runs on every frame (it needs the
+// one before) and reads the earlier pictures from the engine's slots.
+TEST(GpuTwins, TemporalTwinEqualsCpuWithSubsample)
+{
+    REQUIRE_GPU();
+    if (!twin_exists("motion", gpu_backend())) GTEST_SKIP() << "no motion twin";
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    const VideoFormat format{576, 324, ChromaFormat::k420, 8};
+    for (const OptionList& options : {OptionList{}, OptionList{{"motion_five_frame_window", "true"}}}) {
+        const ScoredRun cpu = score(fixture / "ref.yuv", fixture / "dis.yuv", format, "motion", options, Backend::kCpu, 3);
+        const ScoredRun gpu = score(fixture / "ref.yuv", fixture / "dis.yuv", format, "motion", options, gpu_backend(), 3);
+        expect_identical(cpu.collector, gpu.collector, describe({"motion", options}) + " subsample 3");
+    }
 }
 
 // DESIGN.md §3: per frame two uploads (ref, dis), one readback, one host

@@ -37,6 +37,14 @@ TV_HD int mirror_index(int index, int size)
     return folded < size ? folded : period - folded;
 }
 
+// One term of the vertical pass: the earlier picture's sample minus the
+// current one's, in the type that holds the unrounded blur.
+template <class Wide, class Sample>
+TV_HD Wide sample_difference(Sample earlier, Sample current)
+{
+    return Wide(earlier) - Wide(current);
+}
+
 // Vertical pass at one column: the five row differences (earlier picture
 // minus current, rows y-2..y+2) blurred and rounded back by `bitdepth` bits.
 // `Wide` holds the unrounded sum: int32 is exact up to 15-bit samples
@@ -80,8 +88,9 @@ TV_HD bool vertical_blur_row(const Sample* const earlier[5], const Sample* const
     std::int32_t any = 0;
     for (unsigned x = 0; x < width; ++x) {
         const std::int32_t value = vertical_blur<Wide>(
-            Wide(e0[x]) - Wide(c0[x]), Wide(e1[x]) - Wide(c1[x]), Wide(e2[x]) - Wide(c2[x]),
-            Wide(e3[x]) - Wide(c3[x]), Wide(e4[x]) - Wide(c4[x]), bitdepth);
+            sample_difference<Wide>(e0[x], c0[x]), sample_difference<Wide>(e1[x], c1[x]),
+            sample_difference<Wide>(e2[x], c2[x]), sample_difference<Wide>(e3[x], c3[x]),
+            sample_difference<Wide>(e4[x], c4[x]), bitdepth);
         out[x] = value;
         any |= value;
     }
@@ -99,14 +108,21 @@ TV_HD void mirror_pad_row(std::int32_t* padded, unsigned width)
     }
 }
 
-// Horizontal pass and SAD of one padded row. Netflix sums a row in uint32.
-TV_HD std::uint32_t row_sad(const std::int32_t* padded, unsigned width)
+// Netflix sums the SAD of a row in uint32 (it would wrap only on rows over
+// 65537 samples: |blur| <= 65535) before adding the row to the frame's uint64.
+using RowSad = std::uint32_t;
+
+// What one blurred sample adds to its row's SAD.
+TV_HD RowSad absolute_value(std::int32_t value)
 {
-    std::uint32_t sad = 0;
-    for (unsigned x = 0; x < width; ++x) {
-        const std::int32_t value = horizontal_blur(padded + x);
-        sad += static_cast<std::uint32_t>(value < 0 ? -value : value);
-    }
+    return static_cast<RowSad>(value < 0 ? -value : value);
+}
+
+// Horizontal pass and SAD of one padded row.
+TV_HD RowSad row_sad(const std::int32_t* padded, unsigned width)
+{
+    RowSad sad = 0;
+    for (unsigned x = 0; x < width; ++x) sad += absolute_value(horizontal_blur(padded + x));
     return sad;
 }
 
