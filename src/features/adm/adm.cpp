@@ -2,12 +2,10 @@
 // every backend.
 #include "features/adm/adm.h"
 
-#include <array>
 #include <cmath>
-#include <cstring>
+#include <string>
 
 #include "core/feature_names.h"
-#include "features/adm/adm_band_math.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf::adm {
@@ -193,8 +191,9 @@ AdmExtractor::ScaleScore AdmExtractor::score_scale(int scale, const ScaleSums& s
                                        two_to(pending - p.masking.cube[theta] - p.masking.row));
             } else {
                 const int pending[3] = {45, 39, 36};
-                const float shift = static_cast<float>(two_to(pending[scale - 1] - p.masking.cube[theta] - p.masking.row));
-                f = static_cast<float>(accum[theta]) / shift;
+                const float unshift =
+                    static_cast<float>(two_to(pending[scale - 1] - p.masking.cube[theta] - p.masking.row));
+                f = static_cast<float>(accum[theta]) / unshift;  // in float, as Netflix
             }
             terms[theta] = cube_root(f) + noise;
         }

@@ -8,7 +8,6 @@
 // code and its order of operations.
 #pragma once
 
-#include <array>
 #include <memory>
 #include <string>
 #include <vector>

@@ -10,6 +10,7 @@
 // and after the last row, masking of that row (its window mirrors).
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "core/cpu_dispatch.h"
@@ -47,6 +48,12 @@ struct DecoupledRow {
         for (auto& a : additive) a.assign(width, 0);
         for (auto* v : {&dlm_neighbour, &dlm_centre, &aim_neighbour, &aim_centre}) v->assign(width, 0);
     }
+
+    // The DLM measures the restored part, masked by the additive part; the
+    // AIM the additive part, masked by the restored part.
+    const std::vector<Coef>* measured(bool aim) const { return aim ? additive : restored; }
+    const std::vector<std::int32_t>& neighbour_weights(bool aim) const { return aim ? aim_neighbour : dlm_neighbour; }
+    const std::vector<std::int32_t>& centre_weights(bool aim) const { return aim ? aim_centre : dlm_centre; }
 };
 
 // Row buffers of one precision, sized for the widest scale that uses it.
@@ -110,17 +117,13 @@ ScaleSums run_scale(const ScaleParams& p, const FrameParams& frame, const Plane<
     std::uint64_t dlm[kOrientations] = {}, aim[kOrientations] = {}, den[kOrientations] = {};
 
     auto add_masked_rows = [&](const DecoupledRow<Coef>& above, const DecoupledRow<Coef>& row,
-                               const DecoupledRow<Coef>& below, bool for_aim, std::uint64_t totals[]) {
-        const auto& neighbour = for_aim ? &DecoupledRow<Coef>::aim_neighbour : &DecoupledRow<Coef>::dlm_neighbour;
-        const auto& centre = for_aim ? &DecoupledRow<Coef>::aim_centre : &DecoupledRow<Coef>::dlm_centre;
-        masking_threshold_row((above.*neighbour).data(), (row.*neighbour).data(), (below.*neighbour).data(),
-                              (row.*centre).data(), p.width, scored.left, scored.right, rows.column_sums.data(),
-                              rows.threshold.data());
-        // The DLM measures the restored part, the AIM the additive part.
-        const auto& measured = for_aim ? row.additive : row.restored;
+                               const DecoupledRow<Coef>& below, bool aim, std::uint64_t totals[]) {
+        masking_threshold_row(above.neighbour_weights(aim).data(), row.neighbour_weights(aim).data(),
+                              below.neighbour_weights(aim).data(), row.centre_weights(aim).data(), p.width,
+                              scored.left, scored.right, rows.column_sums.data(), rows.threshold.data());
         for (int theta = 0; theta < kOrientations; ++theta) {
             const std::uint64_t row_sum =
-                masked_cube_row<Arith>(measured[theta].data(), p.csf_weight[theta], rows.threshold.data(),
+                masked_cube_row<Arith>(row.measured(aim)[theta].data(), p.csf_weight[theta], rows.threshold.data(),
                                        scored.left, scored.right, p.masking, theta);
             totals[theta] += static_cast<std::uint64_t>(round_row_sum(row_sum, p.masking.row));
         }
@@ -223,23 +226,19 @@ void extract_frame(const FrameParams& p, const VideoFormat& format, const Pictur
         const DwtRounding vertical_rounding = kVerticalRounding[scale - 1];
         std::int32_t* const approx[2] = {s.approx[(scale - 1) % 2][kRef].data(),
                                          s.approx[(scale - 1) % 2][kDis].data()};
-        if (scale == 1) {
-            const Plane<std::int16_t> input[2] = {{s.approx0[kRef].data(), previous.width},
-                                                  {s.approx0[kDis].data(), previous.width}};
-            auto vertical = [&](const std::int16_t* const* rows, int width, std::int32_t* low, std::int32_t* high) {
+        auto run = [&](const auto* ref_a, const auto* dis_a) {
+            using Coef = std::remove_cvref_t<decltype(*ref_a)>;
+            const Plane<Coef> input[2] = {{ref_a, previous.width}, {dis_a, previous.width}};
+            auto vertical = [&](const Coef* const* rows, int width, std::int32_t* low, std::int32_t* high) {
                 dwt_vertical_row(rows, width, vertical_rounding, low, high);
             };
-            sums[scale] = run_scale<ScaleNArithmetic>(p.scale[scale], p, input, previous.width, previous.height,
-                                                      vertical, horizontal, true, s.upper, approx);
-        } else {
-            const auto& in = s.approx[scale % 2];
-            const Plane<std::int32_t> input[2] = {{in[kRef].data(), previous.width}, {in[kDis].data(), previous.width}};
-            auto vertical = [&](const std::int32_t* const* rows, int width, std::int32_t* low, std::int32_t* high) {
-                dwt_vertical_row(rows, width, vertical_rounding, low, high);
-            };
-            sums[scale] = run_scale<ScaleNArithmetic>(p.scale[scale], p, input, previous.width, previous.height,
-                                                      vertical, horizontal, true, s.upper, approx);
-        }
+            return run_scale<ScaleNArithmetic>(p.scale[scale], p, input, previous.width, previous.height, vertical,
+                                               horizontal, true, s.upper, approx);
+        };
+        // Scale 1 reads scale 0's 16-bit a band, later scales the 32-bit ones.
+        const auto& in = s.approx[scale % 2];
+        sums[scale] = scale == 1 ? run(s.approx0[kRef].data(), s.approx0[kDis].data())
+                                 : run(in[kRef].data(), in[kDis].data());
     }
 }
 

@@ -111,7 +111,8 @@ float barten_csf(int lambda, const CsfInputs& in, double scale)
     for (int k = 0; k < 4; ++k)
         p[k] = lerp(left_position, kBartenParams[left][k + 1], right_position, kBartenParams[right][k + 1], position);
 
-    const float a = static_cast<float>(1.0f + std::pow(static_cast<double>(p[0] * frequency), static_cast<double>(p[1])));
+    const float a =
+        static_cast<float>(1.0f + std::pow(static_cast<double>(p[0] * frequency), static_cast<double>(p[1])));
     const float b = static_cast<float>(
         1.0f / std::pow(1 - std::exp(-std::pow(static_cast<double>(frequency / 7), 2.0)), static_cast<double>(p[2])));
     const float csf = static_cast<float>(p[3] / std::pow(static_cast<double>(a * b), 0.5));

@@ -24,9 +24,11 @@ namespace twinvmaf::adm {
 
 // 1. The angle test of each pixel, from the h and v bands.
 template <class Arith>
-TV_HD void angle_test_row(const typename Arith::Coef* __restrict__ ref_h, const typename Arith::Coef* __restrict__ ref_v,
-                          const typename Arith::Coef* __restrict__ dis_h, const typename Arith::Coef* __restrict__ dis_v,
-                          int begin, int end, std::uint8_t* __restrict__ aligned)
+TV_HD void angle_test_row(const typename Arith::Coef* __restrict__ ref_h,
+                          const typename Arith::Coef* __restrict__ ref_v,
+                          const typename Arith::Coef* __restrict__ dis_h,
+                          const typename Arith::Coef* __restrict__ dis_v, int begin, int end,
+                          std::uint8_t* __restrict__ aligned)
 {
     for (int x = begin; x < end; ++x) aligned[x] = Arith::within_one_degree(ref_h[x], ref_v[x], dis_h[x], dis_v[x]);
 }
