@@ -201,6 +201,14 @@ int run(const Settings& settings)
                                       : result.device;
         std::fprintf(stderr, "twinvmaf: backend %s (%s), %llu frames\n", backend_name(backend), where.c_str(),
                      static_cast<unsigned long long>(result.frames));
+        // TWINVMAF_GPU_TIMING=1: where the device time went, per frame.
+        const GpuStats& gpu = result.gpu_stats;
+        if (gpu.frames && (gpu.upload_ms > 0 || gpu.readback_ms > 0)) {
+            const double n = static_cast<double>(gpu.frames);
+            std::fprintf(stderr, "twinvmaf: device ms/frame: upload %.4f", gpu.upload_ms / n);
+            for (const auto& [feature, ms] : gpu.twin_ms) std::fprintf(stderr, ", %s %.4f", feature.c_str(), ms / n);
+            std::fprintf(stderr, ", readback %.4f\n", gpu.readback_ms / n);
+        }
     }
     return 0;
 }

@@ -1,5 +1,6 @@
 // The GPU engine: device frame slots, pinned result blocks, one stream.
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include "gpu/device_twin.h"
@@ -77,6 +78,7 @@ public:
         check(gpuSetDevice(device), "set device");
         for (const OptionValues& options : features) {
             twins_.push_back(make_twin(options, format));
+            stats_.twin_ms.emplace_back(options.feature(), 0.0);
             offsets_.push_back(result_bytes_);
             result_bytes_ += align_up(std::max<std::size_t>(twins_.back()->result_bytes(), 1));
         }
@@ -90,6 +92,12 @@ public:
         for (unsigned s = 0; s < depth_; ++s) {
             auto slot = std::make_unique<Slot>(frame_bytes, result_bytes_);
             check(gpuEventCreate(&slot->done, gpuEventDisableTiming), "event creation");
+            if (timing_) {
+                // marks[0] before the uploads, [1] after, [2 + e] after twin e,
+                // last after the readback.
+                slot->marks.resize(twins_.size() + 3);
+                for (gpuEvent_t& mark : slot->marks) check(gpuEventCreate(&mark, 0), "event creation");
+            }
             slots_.push_back(std::move(slot));
         }
     }
@@ -97,8 +105,10 @@ public:
     ~Engine() override
     {
         if (stream_) (void)gpuStreamSynchronize(stream_);
-        for (auto& slot : slots_)
+        for (auto& slot : slots_) {
             if (slot->done) (void)gpuEventDestroy(slot->done);
+            for (gpuEvent_t mark : slot->marks) (void)gpuEventDestroy(mark);
+        }
         slots_.clear();
         if (stream_) (void)gpuStreamDestroy(stream_);
     }
@@ -117,9 +127,11 @@ public:
     {
         Slot& slot = *slots_.at(slot_index);
         const std::size_t bytes = format_.frame_bytes();
+        mark(slot, 0);
         check(gpuMemcpyAsync(slot.ref.get(), ref.bytes(), bytes, gpuMemcpyHostToDevice, stream_), "upload");
         check(gpuMemcpyAsync(slot.dis.get(), dis.bytes(), bytes, gpuMemcpyHostToDevice, stream_), "upload");
         stats_.uploads += 2;
+        mark(slot, 1);
         if (result_bytes_) check(gpuMemsetAsync(slot.device_result.get(), 0, result_bytes_, stream_), "memset");
         DeviceFrame frame{slot.ref.get(), slot.dis.get(), format_, index};
         // Earlier frames are still in their slots: a slot is overwritten only
@@ -132,6 +144,7 @@ public:
         }
         for (std::size_t e = 0; e < twins_.size(); ++e) {
             if (run[e]) twins_[e]->enqueue(frame, slot.device_result.get() + offsets_[e], stream_);
+            mark(slot, 2 + e);
         }
         if (result_bytes_) {
             check(gpuMemcpyAsync(slot.host_result.get(), slot.device_result.get(), result_bytes_,
@@ -139,6 +152,7 @@ public:
                   "readback");
             ++stats_.readbacks;
         }
+        mark(slot, twins_.size() + 2);
         check(gpuEventRecord(slot.done, stream_), "event record");
         ++stats_.frames;
     }
@@ -148,6 +162,11 @@ public:
         Slot& slot = *slots_.at(slot_index);
         check(gpuEventSynchronize(slot.done), "frame completion");
         ++stats_.host_waits;
+        if (timing_) {
+            stats_.upload_ms += elapsed(slot, 0, 1);
+            for (std::size_t e = 0; e < twins_.size(); ++e) stats_.twin_ms[e].second += elapsed(slot, 1 + e, 2 + e);
+            stats_.readback_ms += elapsed(slot, 1 + twins_.size(), 2 + twins_.size());
+        }
         for (std::size_t e = 0; e < twins_.size(); ++e) {
             if (run[e]) twins_[e]->unpack(slot.host_result.get() + offsets_[e], scores[e]);
         }
@@ -156,6 +175,7 @@ public:
     GpuStats stats() const override { return stats_; }
 
 private:
+
     struct Slot {
         Slot(std::size_t frame_bytes, std::size_t result_bytes)
             : ref(frame_bytes), dis(frame_bytes), device_result(result_bytes), host_result(result_bytes)
@@ -164,10 +184,24 @@ private:
         DeviceMemory ref, dis, device_result;
         PinnedMemory host_result;
         gpuEvent_t done = nullptr;
+        std::vector<gpuEvent_t> marks;  // timing only
     };
+
+    void mark(Slot& slot, std::size_t which)
+    {
+        if (timing_) check(gpuEventRecord(slot.marks[which], stream_), "event record");
+    }
+    double elapsed(Slot& slot, std::size_t from, std::size_t to)
+    {
+        float ms = 0;
+        check(gpuEventElapsedTime(&ms, slot.marks[from], slot.marks[to]), "event timing");
+        return ms;
+    }
 
     Backend backend_;
     int device_;
+    // Per-stage device timing costs a few events a frame: only on request.
+    bool timing_ = std::getenv("TWINVMAF_GPU_TIMING") != nullptr;
     VideoFormat format_;
     unsigned depth_ = 0;
     unsigned history_ = 0;

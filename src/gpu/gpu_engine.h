@@ -29,6 +29,11 @@ struct GpuStats {
     std::uint64_t uploads = 0;     // host-to-device copies
     std::uint64_t readbacks = 0;   // device-to-host copies
     std::uint64_t host_waits = 0;  // times the host blocked on the device
+    // With timing on (TWINVMAF_GPU_TIMING=1): device milliseconds summed over
+    // all frames, from events around the uploads, each twin and the readback.
+    double upload_ms = 0.0;
+    double readback_ms = 0.0;
+    std::vector<std::pair<std::string, double>> twin_ms;  // per feature
 };
 
 class GpuEngine {
