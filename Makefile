@@ -8,7 +8,7 @@ SAMPLE_DIR  := $(RELEASE_DIR)/sample
 # The command line `make demo` scores the sample pair with. Override it with
 # `make demo DEMO_ARGS="..."`.
 DEMO_ARGS ?= -r $(SAMPLE_DIR)/ref.y4m -d $(SAMPLE_DIR)/dis.y4m \
-             --no_prediction --feature psnr --json -o -
+             --feature psnr --json -o -
 
 # The tests read ../shared/fixtures unless TWINVMAF_FIXTURES says otherwise;
 # pass it on explicitly (also when given as `make test TWINVMAF_FIXTURES=...`).
