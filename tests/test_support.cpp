@@ -23,6 +23,8 @@ std::filesystem::path fixtures_dir()
 std::map<std::string, std::string> manifest_runs()
 {
     std::map<std::string, std::string> runs;
+    // Without fixtures there are no runs (the tests that need them skip).
+    if (!std::filesystem::exists(fixtures_dir() / "MANIFEST.md")) return runs;
     std::istringstream manifest(read_file(fixtures_dir() / "MANIFEST.md"));
     const std::regex row(R"(^\| `([A-Za-z0-9_.]+)`[^|]*\| `([^`]*)` \|)");
     std::string line;
