@@ -26,6 +26,16 @@ CASES = [
     ("motion=motion_force_zero=true", "motion force zero"),
     ("motion=debug=true:motion_moving_average=true:motion_blend_factor=0.5:motion_blend_offset=2:"
      "motion_fps_weight=1.5:motion_max_val=5", "motion host options"),
+    ("adm", "adm"),
+    ("adm=adm_enhn_gain_limit=1.2", "adm gain limit 1.2"),
+    ("adm=adm_csf_mode=1", "adm csf mode 1"),
+    ("adm=adm_csf_mode=2", "adm csf mode 2"),
+    ("adm=adm_csf_mode=3", "adm csf mode 3"),
+    ("adm=adm_csf_scale=1.5:adm_csf_diag_scale=0.7:adm_norm_view_dist=4:adm_ref_display_height=2160",
+     "adm csf weights"),
+    ("adm=adm_skip_scale0=true", "adm skip scale 0"),
+    ("adm=adm_skip_aim=true", "adm skip aim"),
+    ("adm=debug=true:adm_dlm_weight=0.7:adm_noise_weight=0.02:adm_min_val=0.5", "adm host options"),
 ]
 
 

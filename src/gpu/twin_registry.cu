@@ -12,6 +12,9 @@ std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const Vi
 namespace motion {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
 }
+namespace adm {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
 
 namespace gpu {
 
@@ -24,6 +27,7 @@ const std::map<std::string, Factory>& twins()
     static const std::map<std::string, Factory> factories = {
         {"psnr", psnr::make_twin},
         {"motion", motion::make_twin},
+        {"adm", adm::make_twin},
     };
     return factories;
 }

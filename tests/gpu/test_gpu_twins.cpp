@@ -107,6 +107,27 @@ std::vector<TwinCase> twin_cases()
           {"motion_blend_offset", "2"},
           {"motion_fps_weight", "1.5"},
           {"motion_max_val", "5"}}},
+        // adm: the options that change the device computation (gain limit,
+        // CSF weights and mode, skipped scale 0 or AIM) one by one; the
+        // host-only ones (debug outputs, DLM weight, noise weight, min val)
+        // all together.
+        {"adm", {}},
+        {"adm", {{"adm_enhn_gain_limit", "1.2"}}},
+        {"adm", {{"adm_csf_mode", "1"}}},
+        {"adm", {{"adm_csf_mode", "2"}}},
+        {"adm", {{"adm_csf_mode", "3"}}},
+        {"adm",
+         {{"adm_csf_scale", "1.5"},
+          {"adm_csf_diag_scale", "0.7"},
+          {"adm_norm_view_dist", "4"},
+          {"adm_ref_display_height", "2160"}}},
+        {"adm", {{"adm_skip_scale0", "true"}}},
+        {"adm", {{"adm_skip_aim", "true"}}},
+        {"adm",
+         {{"debug", "true"},
+          {"adm_dlm_weight", "0.7"},
+          {"adm_noise_weight", "0.02"},
+          {"adm_min_val", "0.5"}}},
     };
 }
 

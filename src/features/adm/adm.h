@@ -50,11 +50,14 @@ public:
     // Expects ScaleSums of every scale, as written by store_sums().
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
 
-protected:
+    // After init(): the per-scale parameters, and where the sums go in
+    // FrameScores (public for the GPU twin, which computes the same sums).
     const FrameParams& params() const { return params_; }
+    static void store_sums(int scale, const ScaleSums& sums, FrameScores& scores);
+
+protected:
     const VideoFormat& format() const { return format_; }
 
-    static void store_sums(int scale, const ScaleSums& sums, FrameScores& scores);
     static ScaleSums load_sums(int scale, const FrameScores& scores);
 
 private:

@@ -51,10 +51,10 @@ TV_HD std::int32_t floor_shift(std::int32_t v, int shift) { return v >> shift; }
 // Number of leading zero bits of a nonzero 32-bit value.
 TV_HD int count_leading_zeros(std::uint32_t x)
 {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if defined(__CUDA_ARCH__)
     return __clz(static_cast<int>(x));
 #else
-    return __builtin_clz(x);
+    return __builtin_clz(x);  // host compilers and HIP's clang (also on the device)
 #endif
 }
 

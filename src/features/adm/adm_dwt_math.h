@@ -21,9 +21,13 @@
 
 namespace twinvmaf::adm {
 
-// db2 analysis filters in Q15.
-inline constexpr std::int32_t kLowPass[4] = {15826, 27411, 7345, -4240};
-inline constexpr std::int32_t kHighPass[4] = {-4240, -7345, 27411, -15826};
+// db2 analysis filters in Q15. Passed by value and made by TV_HD functions
+// (not namespace-scope arrays) so that device code can use them too.
+struct DwtFilter {
+    std::int32_t tap[4];
+};
+TV_HD constexpr DwtFilter low_pass() { return DwtFilter{{15826, 27411, 7345, -4240}}; }
+TV_HD constexpr DwtFilter high_pass() { return DwtFilter{{-4240, -7345, 27411, -15826}}; }
 inline constexpr std::int32_t kLowPassSum = 46342;
 
 // The four input rows (or columns) that output row (column) `out` reads.
@@ -60,9 +64,10 @@ TV_HD void for_each_split_column(int width, Filter filter)
 // -2^(bpc-1)..) and shifts by the bit depth. Netflix sums in int32, which
 // can wrap in between for 16-bit input but not in the result; we sum in
 // uint32 so the wrap is defined and the bits are the same.
-TV_HD std::int16_t dwt0_vertical(const std::int32_t* taps, std::uint32_t s0, std::uint32_t s1,
+TV_HD std::int16_t dwt0_vertical(DwtFilter f, std::uint32_t s0, std::uint32_t s1,
                                  std::uint32_t s2, std::uint32_t s3, std::int32_t offset, int shift)
 {
+    const std::int32_t* taps = f.tap;
     const std::uint32_t sum = static_cast<std::uint32_t>(taps[0]) * s0 + static_cast<std::uint32_t>(taps[1]) * s1 +
                               static_cast<std::uint32_t>(taps[2]) * s2 + static_cast<std::uint32_t>(taps[3]) * s3 +
                               static_cast<std::uint32_t>(offset);
@@ -71,27 +76,31 @@ TV_HD std::int16_t dwt0_vertical(const std::int32_t* taps, std::uint32_t s0, std
 
 // One vertical-pass row: `rows` are the 4 input rows of dwt_taps(), `width`
 // the input width; `low` and `high` are split rows.
+// The vertical pass of one column `c` (a GPU thread's unit): the low-pass
+// and high-pass values of the 4 input rows of dwt_taps().
 template <class Sample>
-TV_HD void dwt0_vertical_row(const Sample* const rows[4], int width, int bitdepth, std::int16_t* __restrict__ low,
-                             std::int16_t* __restrict__ high)
+TV_HD void dwt0_vertical_column(const Sample* const rows[4], int c, int bitdepth, std::int16_t& low,
+                                std::int16_t& high)
 {
     const std::int32_t half = std::int32_t{1} << (bitdepth - 1);
     const std::int32_t low_offset = half - kLowPassSum * half;  // rounding minus the grey offset
     const std::int32_t high_offset = half;                      // the high-pass sum is 0
-    const Sample* r0 = rows[0];
-    const Sample* r1 = rows[1];
-    const Sample* r2 = rows[2];
-    const Sample* r3 = rows[3];
-    for_each_split_column(width, [&](int c, int i) {
-        low[i] = dwt0_vertical(kLowPass, r0[c], r1[c], r2[c], r3[c], low_offset, bitdepth);
-        high[i] = dwt0_vertical(kHighPass, r0[c], r1[c], r2[c], r3[c], high_offset, bitdepth);
-    });
+    low = dwt0_vertical(low_pass(), rows[0][c], rows[1][c], rows[2][c], rows[3][c], low_offset, bitdepth);
+    high = dwt0_vertical(high_pass(), rows[0][c], rows[1][c], rows[2][c], rows[3][c], high_offset, bitdepth);
+}
+
+template <class Sample>
+TV_HD void dwt0_vertical_row(const Sample* const rows[4], int width, int bitdepth, std::int16_t* __restrict__ low,
+                             std::int16_t* __restrict__ high)
+{
+    for_each_split_column(width, [&](int c, int i) { dwt0_vertical_column(rows, c, bitdepth, low[i], high[i]); });
 }
 
 // Horizontal pass: (sum + 2^15) >> 16, in int32 (it cannot wrap).
-TV_HD std::int16_t dwt0_horizontal(const std::int32_t* taps, std::int16_t s0, std::int16_t s1, std::int16_t s2,
+TV_HD std::int16_t dwt0_horizontal(DwtFilter f, std::int16_t s0, std::int16_t s1, std::int16_t s2,
                                    std::int16_t s3)
 {
+    const std::int32_t* taps = f.tap;
     const std::int32_t sum = taps[0] * s0 + taps[1] * s1 + taps[2] * s2 + taps[3] * s3;
     return static_cast<std::int16_t>((sum + 32768) >> 16);
 }
@@ -107,8 +116,9 @@ inline constexpr DwtRounding kVerticalRounding[3] = {{0, 0}, {32768, 16}, {32768
 inline constexpr DwtRounding kHorizontalRounding[3] = {{16384, 15}, {32768, 16}, {16384, 15}};
 
 template <class Coef>
-TV_HD std::int32_t dwt_filter(const std::int32_t* taps, Coef s0, Coef s1, Coef s2, Coef s3, DwtRounding rounding)
+TV_HD std::int32_t dwt_filter(DwtFilter f, Coef s0, Coef s1, Coef s2, Coef s3, DwtRounding rounding)
 {
+    const std::int32_t* taps = f.tap;
     const std::int64_t sum = std::int64_t{taps[0]} * s0 + std::int64_t{taps[1]} * s1 +
                              std::int64_t{taps[2]} * s2 + std::int64_t{taps[3]} * s3;
     return static_cast<std::int32_t>((sum + rounding.add) >> rounding.shift);
@@ -117,17 +127,18 @@ TV_HD std::int32_t dwt_filter(const std::int32_t* taps, Coef s0, Coef s1, Coef s
 // One vertical-pass row of scales 1..3 into split rows; `Coef` is the
 // previous scale's a band (int16 after scale 0, int32 after that).
 template <class Coef>
+TV_HD void dwt_vertical_column(const Coef* const rows[4], int c, DwtRounding rounding, std::int32_t& low,
+                               std::int32_t& high)
+{
+    low = dwt_filter(low_pass(), rows[0][c], rows[1][c], rows[2][c], rows[3][c], rounding);
+    high = dwt_filter(high_pass(), rows[0][c], rows[1][c], rows[2][c], rows[3][c], rounding);
+}
+
+template <class Coef>
 TV_HD void dwt_vertical_row(const Coef* const rows[4], int width, DwtRounding rounding,
                             std::int32_t* __restrict__ low, std::int32_t* __restrict__ high)
 {
-    const Coef* r0 = rows[0];
-    const Coef* r1 = rows[1];
-    const Coef* r2 = rows[2];
-    const Coef* r3 = rows[3];
-    for_each_split_column(width, [&](int c, int i) {
-        low[i] = dwt_filter(kLowPass, r0[c], r1[c], r2[c], r3[c], rounding);
-        high[i] = dwt_filter(kHighPass, r0[c], r1[c], r2[c], r3[c], rounding);
-    });
+    for_each_split_column(width, [&](int c, int i) { dwt_vertical_column(rows, c, rounding, low[i], high[i]); });
 }
 
 // ---- Horizontal pass of any scale -----------------------------------------
@@ -151,20 +162,20 @@ TV_HD void dwt_horizontal_row(const In* __restrict__ split, int input_width, int
         const Taps t = dwt_taps(x, input_width);
         In s[4];
         for (int k = 0; k < 4; ++k) s[k] = split[split_index(t.index[k], input_width)];
-        low_out[x] = bands(kLowPass, s[0], s[1], s[2], s[3]);
-        if (high_out) high_out[x] = bands(kHighPass, s[0], s[1], s[2], s[3]);
+        low_out[x] = bands(low_pass(), s[0], s[1], s[2], s[3]);
+        if (high_out) high_out[x] = bands(high_pass(), s[0], s[1], s[2], s[3]);
     };
     if (output_width > 0) mirrored(0);
-    for (int x = 1; x < interior_end; ++x) low_out[x] = bands(kLowPass, odd[x - 1], even[x], odd[x], even[x + 1]);
+    for (int x = 1; x < interior_end; ++x) low_out[x] = bands(low_pass(), odd[x - 1], even[x], odd[x], even[x + 1]);
     if (high_out) {
         for (int x = 1; x < interior_end; ++x)
-            high_out[x] = bands(kHighPass, odd[x - 1], even[x], odd[x], even[x + 1]);
+            high_out[x] = bands(high_pass(), odd[x - 1], even[x], odd[x], even[x + 1]);
     }
     for (int x = interior_end; x < output_width; ++x) mirrored(x);
 }
 
 struct Dwt0Horizontal {
-    TV_HD std::int16_t operator()(const std::int32_t* taps, std::int16_t s0, std::int16_t s1, std::int16_t s2,
+    TV_HD std::int16_t operator()(DwtFilter taps, std::int16_t s0, std::int16_t s1, std::int16_t s2,
                                   std::int16_t s3) const
     {
         return dwt0_horizontal(taps, s0, s1, s2, s3);
@@ -173,7 +184,7 @@ struct Dwt0Horizontal {
 
 struct DwtHorizontal {
     DwtRounding rounding;
-    TV_HD std::int32_t operator()(const std::int32_t* taps, std::int32_t s0, std::int32_t s1, std::int32_t s2,
+    TV_HD std::int32_t operator()(DwtFilter taps, std::int32_t s0, std::int32_t s1, std::int32_t s2,
                                   std::int32_t s3) const
     {
         return dwt_filter(taps, s0, s1, s2, s3, rounding);

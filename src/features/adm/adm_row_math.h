@@ -33,6 +33,25 @@ TV_HD void angle_test_row(const typename Arith::Coef* __restrict__ ref_h,
     for (int x = begin; x < end; ++x) aligned[x] = Arith::within_one_degree(ref_h[x], ref_v[x], dis_h[x], dis_v[x]);
 }
 
+// Decouple of one coefficient (a GPU thread's unit): the gain k of reference
+// o toward distorted t, then the restored and additive parts from it.
+template <class Arith>
+TV_HD std::int32_t decouple_gain(typename Arith::Coef o, typename Arith::Coef t)
+{
+    return static_cast<std::int32_t>(Arith::gain(o, t));
+}
+
+template <class Arith>
+TV_HD void decouple_sample(typename Arith::Coef o, typename Arith::Coef t, std::int32_t gain, bool aligned,
+                           double gain_limit, typename Arith::Coef& restored, typename Arith::Coef& additive)
+{
+    using Coef = typename Arith::Coef;
+    using Wide = typename Arith::Wide;
+    const Coef r = restored_coefficient(o, t, static_cast<Wide>(gain), aligned, gain_limit);
+    restored = r;
+    additive = static_cast<Coef>(t - r);
+}
+
 // 2. Restored and additive parts of one orientation; `gain` is scratch (the
 // gains are a pass of their own: one loop doing both does not vectorise).
 template <class Arith>
@@ -43,16 +62,9 @@ TV_HD void decouple_orientation_row(const typename Arith::Coef* __restrict__ ref
                                     typename Arith::Coef* __restrict__ restored,
                                     typename Arith::Coef* __restrict__ additive)
 {
-    using Coef = typename Arith::Coef;
-    using Wide = typename Arith::Wide;
-    for (int x = begin; x < end; ++x) gain[x] = static_cast<std::int32_t>(Arith::gain(ref[x], dis[x]));
-    for (int x = begin; x < end; ++x) {
-        const Coef o = ref[x];
-        const Coef t = dis[x];
-        const Coef r = restored_coefficient(o, t, static_cast<Wide>(gain[x]), aligned[x] != 0, gain_limit);
-        restored[x] = r;
-        additive[x] = static_cast<Coef>(t - r);
-    }
+    for (int x = begin; x < end; ++x) gain[x] = decouple_gain<Arith>(ref[x], dis[x]);
+    for (int x = begin; x < end; ++x)
+        decouple_sample<Arith>(ref[x], dis[x], gain[x], aligned[x] != 0, gain_limit, restored[x], additive[x]);
 }
 
 // 3. Adds one orientation's masking weights: those of the CSF-weighted
@@ -61,18 +73,55 @@ TV_HD void decouple_orientation_row(const typename Arith::Coef* __restrict__ ref
 // 8 neighbours' weights plus the centre's, so summing the orientations per
 // pixel first (here) gives the same integer.
 template <class Arith>
+TV_HD void add_masking_weights_sample(typename Arith::Coef masker, std::uint32_t csf_weight, int theta, bool first,
+                                      std::int32_t& neighbour, std::int32_t& centre)
+{
+    const typename Arith::Coef csf = Arith::csf(masker, csf_weight, theta);
+    // Wrapping sums (unsigned), as Netflix's int32 sums would wrap.
+    const std::uint32_t n = first ? 0u : static_cast<std::uint32_t>(neighbour);
+    const std::uint32_t c = first ? 0u : static_cast<std::uint32_t>(centre);
+    neighbour = static_cast<std::int32_t>(n + static_cast<std::uint32_t>(Arith::neighbour_weight(csf)));
+    centre = static_cast<std::int32_t>(c + static_cast<std::uint32_t>(Arith::centre_weight(csf)));
+}
+
+template <class Arith>
 TV_HD void add_masking_weights_row(const typename Arith::Coef* __restrict__ masker, std::uint32_t csf_weight,
                                    int theta, bool first, int begin, int end,
                                    std::int32_t* __restrict__ neighbour, std::int32_t* __restrict__ centre)
 {
     for (int x = begin; x < end; ++x) {
-        const typename Arith::Coef csf = Arith::csf(masker[x], csf_weight, theta);
-        // Wrapping sums (unsigned), as Netflix's int32 sums would wrap.
-        const std::uint32_t n = first ? 0u : static_cast<std::uint32_t>(neighbour[x]);
-        const std::uint32_t c = first ? 0u : static_cast<std::uint32_t>(centre[x]);
-        neighbour[x] = static_cast<std::int32_t>(n + static_cast<std::uint32_t>(Arith::neighbour_weight(csf)));
-        centre[x] = static_cast<std::int32_t>(c + static_cast<std::uint32_t>(Arith::centre_weight(csf)));
+        add_masking_weights_sample<Arith>(masker[x], csf_weight, theta, first, neighbour[x], centre[x]);
     }
+}
+
+// The masking threshold, per sample: the 3 rows' sum of one column, then
+// the window of 3 column sums less the centre's neighbour weight plus its
+// centre weight. All sums wrap as Netflix's int32 sums do (so their order
+// is free).
+TV_HD std::int32_t masking_column_sum(std::int32_t above, std::int32_t row, std::int32_t below)
+{
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(above) + static_cast<std::uint32_t>(row) +
+                                     static_cast<std::uint32_t>(below));
+}
+
+TV_HD std::int32_t masking_threshold(std::int32_t left_sum, std::int32_t column_sum, std::int32_t right_sum,
+                                     std::int32_t row, std::int32_t centre)
+{
+    const std::uint32_t window = static_cast<std::uint32_t>(left_sum) + static_cast<std::uint32_t>(column_sum) +
+                                 static_cast<std::uint32_t>(right_sum);
+    return static_cast<std::int32_t>(window - static_cast<std::uint32_t>(row) + static_cast<std::uint32_t>(centre));
+}
+
+// The threshold of column x of one row on its own (a GPU thread's unit):
+// masking_threshold_row() below at one column, mirroring the same way.
+TV_HD std::int32_t masking_threshold_at(const std::int32_t* above, const std::int32_t* row,
+                                        const std::int32_t* below, const std::int32_t* centre, int width, int x)
+{
+    const int left = mirror(x - 1, width);
+    const int right = mirror(x + 1, width);
+    return masking_threshold(masking_column_sum(above[left], row[left], below[left]),
+                             masking_column_sum(above[x], row[x], below[x]),
+                             masking_column_sum(above[right], row[right], below[right]), row[x], centre[x]);
 }
 
 // The masking threshold of columns [begin, end) of one row: the sum of the
@@ -87,17 +136,9 @@ TV_HD void masking_threshold_row(const std::int32_t* __restrict__ above, const s
 {
     const int first = begin > 0 ? begin - 1 : 0;
     const int last = end < width ? end + 1 : width;
-    for (int x = first; x < last; ++x) {
-        column_sums[x] = static_cast<std::int32_t>(static_cast<std::uint32_t>(above[x]) +
-                                                   static_cast<std::uint32_t>(row[x]) +
-                                                   static_cast<std::uint32_t>(below[x]));
-    }
+    for (int x = first; x < last; ++x) column_sums[x] = masking_column_sum(above[x], row[x], below[x]);
     auto one = [&](int x, int left, int right) {
-        const std::uint32_t window = static_cast<std::uint32_t>(column_sums[left]) +
-                                     static_cast<std::uint32_t>(column_sums[x]) +
-                                     static_cast<std::uint32_t>(column_sums[right]);
-        threshold[x] = static_cast<std::int32_t>(window - static_cast<std::uint32_t>(row[x]) +
-                                                 static_cast<std::uint32_t>(centre[x]));
+        threshold[x] = masking_threshold(column_sums[left], column_sums[x], column_sums[right], row[x], centre[x]);
     };
     int x = begin;
     if (x == 0 && x < end) {
