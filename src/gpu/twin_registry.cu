@@ -9,6 +9,9 @@ namespace twinvmaf {
 namespace psnr {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
 }
+namespace vif {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
 
 namespace gpu {
 
@@ -20,6 +23,7 @@ const std::map<std::string, Factory>& twins()
 {
     static const std::map<std::string, Factory> factories = {
         {"psnr", psnr::make_twin},
+        {"vif", vif::make_twin},
     };
     return factories;
 }
