@@ -21,6 +21,11 @@ CASES = [
     ("psnr=enable_mse=true:enable_apsnr=true", "psnr mse+apsnr"),
     ("psnr=enable_chroma=false", "psnr luma only"),
     ("psnr=reduced_hbd_peak=true:min_sse=0.5", "psnr hbd peak+min_sse"),
+    ("vif", "vif"),
+    ("vif=vif_enhn_gain_limit=1.0", "vif egl 1.0"),
+    ("vif=vif_skip_scale0=true", "vif skip scale0"),
+    ("vif=debug=true", "vif debug"),
+    ("vif=debug=true:vif_skip_scale0=true:vif_enhn_gain_limit=1.5", "vif debug+skip0+egl 1.5"),
 ]
 
 
