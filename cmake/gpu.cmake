@@ -11,7 +11,6 @@ file(GLOB TWINVMAF_FEATURE_GPU_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/s
 target_sources(twinvmaf_core PRIVATE
   src/gpu/gpu_engine.cu
   src/gpu/twin_registry.cu
-  src/gpu/device_compile_check.cu
   ${TWINVMAF_FEATURE_GPU_SOURCES})
 # Host code in the .cu files includes the C++20 core headers. CMake 3.25 does
 # not know nvcc's C++20 flag (nvcc 12+ has it), so tell it.

@@ -36,6 +36,11 @@ CASES = [
     ("adm=adm_skip_scale0=true", "adm skip scale 0"),
     ("adm=adm_skip_aim=true", "adm skip aim"),
     ("adm=debug=true:adm_dlm_weight=0.7:adm_noise_weight=0.02:adm_min_val=0.5", "adm host options"),
+    ("vif", "vif"),
+    ("vif=vif_enhn_gain_limit=1.0", "vif egl 1.0"),
+    ("vif=vif_skip_scale0=true", "vif skip scale0"),
+    ("vif=debug=true", "vif debug"),
+    ("vif=debug=true:vif_skip_scale0=true:vif_enhn_gain_limit=1.5", "vif debug+skip0+egl 1.5"),
 ]
 
 

@@ -12,6 +12,9 @@ std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const Vi
 namespace motion {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
 }
+namespace vif {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
 namespace adm {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
 }
@@ -28,6 +31,7 @@ const std::map<std::string, Factory>& twins()
         {"psnr", psnr::make_twin},
         {"motion", motion::make_twin},
         {"adm", adm::make_twin},
+        {"vif", vif::make_twin},
     };
     return factories;
 }

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 
+#include "core/bit_math.h"
 #include "features/adm/adm_math.h"
 
 namespace twinvmaf::adm {
@@ -47,16 +48,6 @@ TV_HD std::int64_t floor_shift(std::int64_t v, int shift)
 }
 
 TV_HD std::int32_t floor_shift(std::int32_t v, int shift) { return v >> shift; }
-
-// Number of leading zero bits of a nonzero 32-bit value.
-TV_HD int count_leading_zeros(std::uint32_t x)
-{
-#if defined(__CUDA_ARCH__)
-    return __clz(static_cast<int>(x));
-#else
-    return __builtin_clz(x);  // host compilers and HIP's clang (also on the device)
-#endif
-}
 
 // ---- decouple ----------------------------------------------------------------
 

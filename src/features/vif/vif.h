@@ -46,11 +46,12 @@ public:
     // Expects integers 4 * scale + {0: num_log, 1: den_log, 2: num_non_log,
     // 3: den_non_log} (two's complement), see store_sums().
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
+    // What every backend's extract() writes: the counters above.
+    static void store_sums(const std::array<ScaleSums, kScaleCount>& sums, FrameScores& scores);
 
 protected:
     const Settings& settings() const { return settings_; }
     const VideoFormat& format() const { return format_; }
-    static void store_sums(const std::array<ScaleSums, kScaleCount>& sums, FrameScores& scores);
 
 private:
     Settings settings_;

@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/bit_math.h"
 #include "core/host_device.h"
 
 // VIF_UNROLL_TAPS unrolls a loop over filter taps completely. VIF_COLUMNS_INDEPENDENT tells gcc that a loop over columns
@@ -264,24 +265,6 @@ struct ScaleSums {
     std::int64_t num_non_log = 0;
     std::int64_t den_non_log = 0;
 };
-
-TV_HD int count_leading_zeros(std::uint32_t v)
-{
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-    return __clz(static_cast<int>(v));
-#else
-    return __builtin_clz(v);
-#endif
-}
-
-TV_HD int count_leading_zeros(std::uint64_t v)
-{
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-    return __clzll(static_cast<long long>(v));
-#else
-    return __builtin_clzll(v);
-#endif
-}
 
 // log2(v) in Q11 from the table, for v >= 2^15: the 16 leading bits index
 // the table, the dropped bits add 2048 each (Netflix's log2_32 / log2_64).

@@ -1,0 +1,31 @@
+// Bit operations shared by host and device code (TV_HD).
+#pragma once
+
+#include <cstdint>
+
+#include "core/host_device.h"
+
+namespace twinvmaf {
+
+// Leading zero bits of a nonzero value. nvcc's device code needs its
+// intrinsics; host compilers and HIP's clang (also on the device) take the
+// builtins.
+TV_HD int count_leading_zeros(std::uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+    return __clz(static_cast<int>(v));
+#else
+    return __builtin_clz(v);
+#endif
+}
+
+TV_HD int count_leading_zeros(std::uint64_t v)
+{
+#if defined(__CUDA_ARCH__)
+    return __clzll(static_cast<long long>(v));
+#else
+    return __builtin_clzll(v);
+#endif
+}
+
+}  // namespace twinvmaf

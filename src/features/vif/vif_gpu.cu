@@ -1,0 +1,395 @@
+// The GPU twin of vif: the four scales' integer counters, exact.
+//
+// One kernel per scale, over tiles of kTileWidth x kTileHeight samples of
+// that scale's pictures, 256 threads a tile. A block
+//   1. loads its tile of the reference and distorted pictures with a border
+//      of the filter's half width into shared memory, rows and columns
+//      mirrored with reflect_101 (what the CPU's row pointers and
+//      mirror_pad_row give: equal for every picture of 2 or more samples);
+//   2. computes the vertical moments of every tile column (vertical_moments,
+//      one column per call) into shared memory;
+//   3. for every sample of the tile, the horizontal pass (horizontal_sigmas)
+//      and the sample's contribution (add_sample) to the thread's ScaleSums;
+//   4. from the same tile, the next scale's pictures (vertical_lowpass and
+//      horizontal_lowpass_decimate, at the kept rows and columns only);
+//   5. adds its threads' counters and then, one atomic add per counter, adds
+//      them to the frame's 16 counters in the result block.
+// Every counter is an int64 sum of integers (ScaleSums, vif_math.h), so the
+// order of those additions does not matter: wrap-around unsigned 64-bit
+// atomics give Netflix's two's complement sums bit for bit. The only floating
+// point (in add_sample) is per sample, with the strict device flags of
+// cmake/gpu.cmake, and is truncated to an integer before it is summed.
+//
+// Scale 3 of frames 8..15 samples wide or high is one sample wide or high;
+// the twin reproduces the CPU's (and Netflix's) leftovers from scale 2 (see
+// statistics() in vif_cpu.cpp): rows above and below a one-row picture are
+// row 1 of the scale-2 picture; columns left and right of a one-column
+// picture are column 1 of the last vertical-moment row of scale 2, which the
+// kernel recomputes with vertical_moments<2> and pads with mirror_pad_row as
+// the CPU does.
+#include <array>
+#include <type_traits>
+
+#include "features/vif/vif.h"
+#include "features/vif/vif_math.h"
+#include "gpu/device_twin.h"
+
+namespace twinvmaf::vif {
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kTileWidth = 32;   // even, so that a tile's decimated columns
+constexpr unsigned kTileHeight = 32;  // and rows start at x0 / 2 and y0 / 2
+constexpr unsigned kMomentArrays = 8;  // the arrays of a MomentRow
+constexpr unsigned kCounters = 4;      // the counters of a ScaleSums
+
+// The result block: counter 4 * scale + {num_log, den_log, num_non_log,
+// den_non_log}, two's complement.
+constexpr std::size_t kResultCounters = kCounters * kScaleCount;
+
+// A picture of one scale in device memory; stride in samples.
+template <class Sample>
+struct Image {
+    const Sample* ref;
+    const Sample* dis;
+    std::ptrdiff_t stride;
+    unsigned width;
+    unsigned height;
+};
+
+// Where a scale's decimated pictures go (stride = width).
+struct Decimated {
+    std::uint16_t* ref;
+    std::uint16_t* dis;
+    unsigned width;
+    unsigned height;
+};
+
+// What every scale's kernel needs besides its pictures.
+struct Common {
+    unsigned bitdepth;
+    double gain_limit;
+    const std::uint16_t* log2_table;
+    unsigned long long* counters;  // the result block
+};
+
+// The source row of tile row `i` (picture row index, may lie outside).
+// `beyond` is the row above and below a one-row picture (scale 3 only).
+template <class Sample>
+__device__ const Sample* source_row(const Sample* picture, std::ptrdiff_t stride, unsigned height, int i,
+                                    const Sample* beyond)
+{
+    if (height == 1) return i == 0 || !beyond ? picture : beyond;
+    return picture + static_cast<std::ptrdiff_t>(reflect_101(i, static_cast<int>(height))) * stride;
+}
+
+// The source column of tile column `i`. A one-column picture (scale 3 only)
+// reads column 0: its moments beyond the picture are replaced afterwards.
+__device__ unsigned source_column(int i, unsigned width)
+{
+    return width == 1 ? 0u : static_cast<unsigned>(reflect_101(i, static_cast<int>(width)));
+}
+
+// Sums `value` over the block; the total is valid in thread 0. Integers, so
+// the order of the additions does not matter.
+__device__ unsigned long long block_sum(unsigned long long value, unsigned long long* partial)
+{
+    partial[threadIdx.x] = value;
+    __syncthreads();
+    for (unsigned half = kThreads / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+        __syncthreads();
+    }
+    const unsigned long long total = partial[0];
+    __syncthreads();  // partial is reused by the next call
+    return total;
+}
+
+// Scale `Scale` of one frame: with kStatistics its counters, with kDecimate
+// the pictures of scale Scale + 1. `previous` is the scale-2 picture, for the
+// leftovers of a one-sample-wide or -high scale 3.
+template <int Scale, class Sample, bool kStatistics, bool kDecimate>
+__global__ void __launch_bounds__(kThreads)
+    scale_kernel(Image<Sample> in, Decimated out, Image<std::uint16_t> previous, Common common)
+{
+    constexpr unsigned kHalf = scale_filter(Scale).half();
+    constexpr unsigned kTaps = scale_filter(Scale).width;
+    constexpr unsigned kNextHalf = scale_filter(Scale + 1 < kScaleCount ? Scale + 1 : Scale).half();
+    constexpr unsigned kNextTaps = scale_filter(Scale + 1 < kScaleCount ? Scale + 1 : Scale).width;
+    // The tile's border: what the widest pass needs.
+    constexpr unsigned kHalo = kStatistics ? kHalf : kNextHalf;
+    constexpr unsigned kCols = kTileWidth + 2 * kHalo;
+    constexpr unsigned kRows = kTileHeight + 2 * kHalo;
+    constexpr unsigned kMomentRows = kStatistics ? kTileHeight : 1;
+    constexpr unsigned kLowpassRows = kDecimate ? kTileHeight / 2 : 1;
+    static_assert(!kDecimate || Scale + 1 < kScaleCount, "scale 3 is not decimated");
+    static_assert(kNextHalf <= kHalo, "the tile holds the decimation filter's border");
+
+    __shared__ Sample ref_tile[kRows][kCols];
+    __shared__ Sample dis_tile[kRows][kCols];
+    __shared__ std::uint16_t moments[kMomentArrays][kMomentRows][kCols];
+    __shared__ std::uint16_t lowpass[2][kLowpassRows][kCols];
+    __shared__ std::uint16_t leftovers[kMomentArrays];
+    __shared__ unsigned long long partial[kThreads];
+
+    const int x0 = static_cast<int>(blockIdx.x * kTileWidth);
+    const int y0 = static_cast<int>(blockIdx.y * kTileHeight);
+
+    // 1. The tile, adjacent threads on adjacent columns. Tile row r, column
+    // c is picture sample (y0 - kHalo + r, x0 - kHalo + c), mirrored.
+    const Sample* beyond_ref = nullptr;
+    const Sample* beyond_dis = nullptr;
+    if constexpr (Scale == kScaleCount - 1 && std::is_same_v<Sample, std::uint16_t>) {
+        // Row 1 of the scale-2 picture (previous.height >= 2 from 8x8 up).
+        if (in.height == 1 && previous.height >= 2) {
+            beyond_ref = previous.ref + previous.stride;
+            beyond_dis = previous.dis + previous.stride;
+        }
+    }
+    for (unsigned i = threadIdx.x; i < kRows * kCols; i += kThreads) {
+        const unsigned r = i / kCols, c = i % kCols;
+        const int y = y0 - static_cast<int>(kHalo) + static_cast<int>(r);
+        const unsigned x = source_column(x0 - static_cast<int>(kHalo) + static_cast<int>(c), in.width);
+        ref_tile[r][c] = source_row(in.ref, in.stride, in.height, y, beyond_ref)[x];
+        dis_tile[r][c] = source_row(in.dis, in.stride, in.height, y, beyond_dis)[x];
+    }
+    if constexpr (Scale == kScaleCount - 1) {
+        // Column 1 of the last vertical-moment row of scale 2.
+        if (in.width == 1 && threadIdx.x == 0) {
+            constexpr Filter kPrevious = scale_filter(Scale - 1);
+            const std::uint16_t* ref_rows[kPrevious.width];
+            const std::uint16_t* dis_rows[kPrevious.width];
+            const int last = static_cast<int>(previous.height) - 1;
+            for (unsigned k = 0; k < kPrevious.width; ++k) {
+                const int y = last - static_cast<int>(kPrevious.half()) + static_cast<int>(k);
+                ref_rows[k] = source_row(previous.ref, previous.stride, previous.height, y,
+                                         static_cast<const std::uint16_t*>(nullptr));
+                dis_rows[k] = source_row(previous.dis, previous.stride, previous.height, y,
+                                         static_cast<const std::uint16_t*>(nullptr));
+            }
+            std::uint16_t m[kMomentArrays][2];
+            const MomentRow row{m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7]};
+            vertical_moments<Scale - 1>(ref_rows, dis_rows, statistics_shifts(Scale - 1, common.bitdepth), 1, 2,
+                                        row);
+            for (unsigned a = 0; a < kMomentArrays; ++a) leftovers[a] = m[a][1];
+        }
+    }
+    __syncthreads();
+
+    ScaleSums sums;  // this thread's share of the tile's counters
+    if constexpr (kStatistics) {
+        const auto moment_row = [&](unsigned r, unsigned offset) {
+            return MomentRow{&moments[0][r][offset], &moments[1][r][offset], &moments[2][r][offset],
+                             &moments[3][r][offset], &moments[4][r][offset], &moments[5][r][offset],
+                             &moments[6][r][offset], &moments[7][r][offset]};
+        };
+        // 2. Vertical moments of every tile column of the tile's rows.
+        const VerticalShifts shifts = statistics_shifts(Scale, common.bitdepth);
+        for (unsigned i = threadIdx.x; i < kTileHeight * kCols; i += kThreads) {
+            const unsigned r = i / kCols, c = i % kCols;
+            if (y0 + static_cast<int>(r) >= static_cast<int>(in.height)) continue;
+            const Sample* ref_rows[kTaps];
+            const Sample* dis_rows[kTaps];
+            for (unsigned k = 0; k < kTaps; ++k) {
+                ref_rows[k] = ref_tile[r + k];
+                dis_rows[k] = dis_tile[r + k];
+            }
+            vertical_moments<Scale>(ref_rows, dis_rows, shifts, c, c + 1, moment_row(r, 0));
+        }
+        __syncthreads();
+        if constexpr (Scale == kScaleCount - 1) {
+            // A one-column picture: the leftovers right of it, mirrored to the
+            // left as on the CPU.
+            if (in.width == 1) {
+                for (unsigned r = threadIdx.x; r < kTileHeight; r += kThreads) {
+                    const MomentRow row = moment_row(r, kHalo);
+                    std::uint16_t* arrays[kMomentArrays] = {row.mu1,     row.mu2,    row.xx_high, row.xx_low,
+                                                            row.yy_high, row.yy_low, row.xy_high, row.xy_low};
+                    for (unsigned a = 0; a < kMomentArrays; ++a) {
+                        arrays[a][1] = leftovers[a];
+                        mirror_pad_row(arrays[a], 1, kHalf);
+                    }
+                }
+                __syncthreads();
+            }
+        }
+
+        // 3. Each sample's sigmas and contribution. Tile column c + kHalf of
+        // the moments is picture column x0 + c.
+        for (unsigned i = threadIdx.x; i < kTileHeight * kTileWidth; i += kThreads) {
+            const unsigned r = i / kTileWidth, c = i % kTileWidth;
+            if (y0 + static_cast<int>(r) >= static_cast<int>(in.height) ||
+                x0 + static_cast<int>(c) >= static_cast<int>(in.width))
+                continue;
+            std::int32_t sigma1_sq, sigma2_sq, sigma12;
+            horizontal_sigmas<Scale>(moment_row(r, c + kHalf), 0, 1, SigmaRow{&sigma1_sq, &sigma2_sq, &sigma12});
+            add_sample(sums, sigma1_sq, sigma2_sq, sigma12, common.log2_table, common.gain_limit);
+        }
+    }
+
+    if constexpr (kDecimate) {
+        // 4. The next scale's pictures: decimated row y0 / 2 + r is picture
+        // row y0 + 2r, whose filter rows start at tile row 2r + kHalo - kNextHalf.
+        const unsigned shift = lowpass_shift(Scale + 1, common.bitdepth);
+        const int out_y0 = y0 / 2, out_x0 = x0 / 2;
+        for (unsigned i = threadIdx.x; i < kLowpassRows * kCols; i += kThreads) {
+            const unsigned r = i / kCols, c = i % kCols;
+            if (out_y0 + static_cast<int>(r) >= static_cast<int>(out.height)) continue;
+            const Sample* ref_rows[kNextTaps];
+            const Sample* dis_rows[kNextTaps];
+            for (unsigned k = 0; k < kNextTaps; ++k) {
+                ref_rows[k] = ref_tile[2 * r + kHalo - kNextHalf + k];
+                dis_rows[k] = dis_tile[2 * r + kHalo - kNextHalf + k];
+            }
+            vertical_lowpass<Scale + 1>(ref_rows, dis_rows, shift, c, c + 1, lowpass[0][r], lowpass[1][r]);
+        }
+        __syncthreads();
+        // Decimated column out_x0 + c is picture column x0 + 2c, tile column
+        // 2c + kHalo.
+        for (unsigned i = threadIdx.x; i < kLowpassRows * (kTileWidth / 2); i += kThreads) {
+            const unsigned r = i / (kTileWidth / 2), c = i % (kTileWidth / 2);
+            const int y = out_y0 + static_cast<int>(r), x = out_x0 + static_cast<int>(c);
+            if (y >= static_cast<int>(out.height) || x >= static_cast<int>(out.width)) continue;
+            const std::size_t at = static_cast<std::size_t>(y) * out.width + static_cast<std::size_t>(x);
+            horizontal_lowpass_decimate<Scale + 1>(&lowpass[0][r][2 * c + kHalo], &lowpass[1][r][2 * c + kHalo], 0,
+                                                   1, out.ref + at, out.dis + at);
+        }
+    }
+
+    if constexpr (kStatistics) {
+        // 5. The tile's counters, added to the frame's: integers, so neither
+        // the order within the block nor that of the blocks matters.
+        const std::int64_t counters[kCounters] = {sums.num_log, sums.den_log, sums.num_non_log, sums.den_non_log};
+        for (unsigned k = 0; k < kCounters; ++k) {
+            const unsigned long long total = block_sum(static_cast<unsigned long long>(counters[k]), partial);
+            if (threadIdx.x == 0 && total) atomicAdd(common.counters + kCounters * Scale + k, total);
+        }
+    }
+}
+
+template <int Scale, class Sample, bool kStatistics, bool kDecimate>
+void launch(const Image<Sample>& in, const Decimated& out, const Image<std::uint16_t>& previous,
+            const Common& common, gpuStream_t stream)
+{
+    const dim3 grid(gpu::blocks_for(in.width, kTileWidth), gpu::blocks_for(in.height, kTileHeight));
+    scale_kernel<Scale, Sample, kStatistics, kDecimate><<<grid, kThreads, 0, stream>>>(in, out, previous, common);
+    gpu::check_launch("vif scale_kernel");
+}
+
+// Device memory owned by the twin.
+class DeviceBuffer {
+public:
+    explicit DeviceBuffer(std::size_t bytes) { gpu::check(gpuMalloc(&pointer_, bytes), "vif device allocation"); }
+    ~DeviceBuffer() { gpuFree(pointer_); }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    template <class T>
+    T* as() const { return static_cast<T*>(pointer_); }
+
+private:
+    void* pointer_ = nullptr;
+};
+
+class VifTwin final : public gpu::DeviceTwin {
+public:
+    VifTwin(const Settings& settings, const VideoFormat& format)
+        : settings_(settings), log2_table_(kLog2TableSize * sizeof(std::uint16_t)),
+          pictures_(picture_samples(format) * sizeof(std::uint16_t))
+    {
+        if (format.width < kMinFrameSize || format.height < kMinFrameSize)
+            throw Error("vif: frame too small for the GPU twin");  // init() refuses these first
+        // The table the CPU reference uses, as data; the stream of the engine
+        // does not synchronise with the default stream, so wait here.
+        gpu::check(gpuMemcpyAsync(log2_table_.as<std::uint16_t>(), log2_table(),
+                                  kLog2TableSize * sizeof(std::uint16_t), gpuMemcpyHostToDevice, nullptr),
+                   "vif log2 table upload");
+        gpu::check(gpuStreamSynchronize(nullptr), "vif log2 table upload");
+        unsigned w = format.width, h = format.height;
+        std::uint16_t* next = pictures_.as<std::uint16_t>();
+        for (int s = 1; s < kScaleCount; ++s) {
+            w /= 2;
+            h /= 2;
+            const std::size_t samples = std::size_t{w} * h;
+            scales_[s] = Decimated{next, next + samples, w, h};
+            next += 2 * samples;
+        }
+    }
+
+    std::size_t result_bytes() const override { return kResultCounters * sizeof(unsigned long long); }
+
+    void enqueue(const gpu::DeviceFrame& frame, void* device_result, gpuStream_t stream) override
+    {
+        const gpu::DevicePlane ref = frame.ref_plane(0), dis = frame.dis_plane(0);
+        const Common common{frame.format.bitdepth, settings_.enhn_gain_limit, log2_table_.as<std::uint16_t>(),
+                            static_cast<unsigned long long*>(device_result)};
+        if (frame.format.bitdepth > 8) {
+            const Image<std::uint16_t> in{reinterpret_cast<const std::uint16_t*>(ref.data),
+                                          reinterpret_cast<const std::uint16_t*>(dis.data),
+                                          ref.stride / static_cast<std::ptrdiff_t>(sizeof(std::uint16_t)),
+                                          ref.width, ref.height};
+            scale0(in, common, stream);
+        } else {
+            const Image<std::uint8_t> in{ref.data, dis.data, ref.stride, ref.width, ref.height};
+            scale0(in, common, stream);
+        }
+        launch<1, std::uint16_t, true, true>(image(1), scales_[2], {}, common, stream);
+        launch<2, std::uint16_t, true, true>(image(2), scales_[3], {}, common, stream);
+        launch<3, std::uint16_t, true, false>(image(3), {}, image(2), common, stream);
+    }
+
+    void unpack(const void* host_result, FrameScores& scores) const override
+    {
+        const auto* counters = static_cast<const unsigned long long*>(host_result);
+        std::array<ScaleSums, kScaleCount> sums;
+        for (int s = 0; s < kScaleCount; ++s) {
+            const unsigned long long* c = counters + kCounters * s;
+            sums[s] = ScaleSums{static_cast<std::int64_t>(c[0]), static_cast<std::int64_t>(c[1]),
+                                static_cast<std::int64_t>(c[2]), static_cast<std::int64_t>(c[3])};
+        }
+        VifExtractor::store_sums(sums, scores);
+    }
+
+private:
+    static std::size_t picture_samples(const VideoFormat& format)
+    {
+        std::size_t samples = 0;
+        unsigned w = format.width, h = format.height;
+        for (int s = 1; s < kScaleCount; ++s) {
+            w /= 2;
+            h /= 2;
+            samples += 2 * std::size_t{w} * h;
+        }
+        return samples;
+    }
+
+    Image<std::uint16_t> image(int scale) const
+    {
+        const Decimated& d = scales_[scale];
+        return {d.ref, d.dis, static_cast<std::ptrdiff_t>(d.width), d.width, d.height};
+    }
+
+    // Scale 0 (unless skipped) and the decimation to scale 1.
+    template <class Sample>
+    void scale0(const Image<Sample>& in, const Common& common, gpuStream_t stream)
+    {
+        if (settings_.skip_scale0)
+            launch<0, Sample, false, true>(in, scales_[1], {}, common, stream);
+        else
+            launch<0, Sample, true, true>(in, scales_[1], {}, common, stream);
+    }
+
+    Settings settings_;
+    DeviceBuffer log2_table_;
+    DeviceBuffer pictures_;
+    std::array<Decimated, kScaleCount> scales_{};  // scales 1..3
+};
+
+}  // namespace
+
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format)
+{
+    return std::make_unique<VifTwin>(Settings::from(options), format);
+}
+
+}  // namespace twinvmaf::vif
