@@ -41,6 +41,11 @@ CASES = [
     ("vif=vif_skip_scale0=true", "vif skip scale0"),
     ("vif=debug=true", "vif debug"),
     ("vif=debug=true:vif_skip_scale0=true:vif_enhn_gain_limit=1.5", "vif debug+skip0+egl 1.5"),
+    ("model:vmaf_v0.6.1", "vmaf_v0.6.1 (model)"),
+    ("model:vmaf_v0.6.1neg", "vmaf_v0.6.1neg (model)"),
+    ("model:vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1 (model)"),
+    ("model:vmaf_4k_v0.6.1neg", "vmaf_4k_v0.6.1neg (model)"),
+    ("model:vmaf_b_v0.6.3", "vmaf_b_v0.6.3 (model)"),
 ]
 
 
@@ -53,8 +58,9 @@ def fixture_args(path):
 
 
 def score(cli, args, feature, backend, out):
-    cmd = [cli] + args + ["-n", "--feature", feature, "--backend", backend,
-                          "--json", "--precision", "max", "-q", "-o", out]
+    # "model:<version>" scores a built-in model; anything else is a feature.
+    scoring = ["--model", "version=" + feature[6:]] if feature.startswith("model:") else ["-n", "--feature", feature]
+    cmd = [cli] + args + scoring + ["--backend", backend, "--json", "--precision", "max", "-q", "-o", out]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         return None, done.stderr.strip()
@@ -129,10 +135,10 @@ def main():
             rows.append((label, cells))
 
     backends = opts.backends.split(",")
-    print("%-24s | %s" % ("feature", " | ".join("%-44s" % b for b in backends)))
-    print("-" * (27 + 47 * len(backends)))
+    print("%-26s | %s" % ("feature", " | ".join("%-44s" % b for b in backends)))
+    print("-" * (29 + 47 * len(backends)))
     for label, cells in rows:
-        print("%-24s | %s" % (label, " | ".join("%-44s" % cells[b] for b in backends)))
+        print("%-26s | %s" % (label, " | ".join("%-44s" % cells[b] for b in backends)))
     print("\nfixtures: %d (%s)" % (len(fixtures), opts.fixtures))
     return 1 if failed else 0
 
