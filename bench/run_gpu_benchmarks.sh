@@ -54,7 +54,7 @@ for spec in 1920x1080:200 3840x2160:100; do
   fi
   echo "  device time per frame ($size, cuda):"
   TWINVMAF_GPU_TIMING=1 "$build/twinvmaf" "${io[@]}" "${scoring_args[@]}" --backend cuda -o "$tmp/out.json" --json 2>&1 \
-    | grep -E "device ms/frame|backend" | sed 's/^/    /'
+    | grep -E "device ms/frame|host ms|backend" | sed 's/^/    /'
   cmp_args=("${io[@]}" "${scoring_args[@]}" --precision max --json --frame_cnt 20 -q)
   "$build/twinvmaf" "${cmp_args[@]}" --backend cuda -o "$tmp/gpu.json" && \
     "$build/twinvmaf" "${cmp_args[@]}" --backend cpu -o "$tmp/cpu.json" && \

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -135,6 +136,7 @@ std::optional<std::uint64_t> expected_frames(const Settings& s, const VideoReade
 
 int run(const Settings& settings)
 {
+    const auto started = std::chrono::steady_clock::now();
     // With --no_prediction, models still choose features (as in Netflix's vmaf)
     // but predict nothing.
     std::vector<model::LoadedModel> models = load_models(settings);
@@ -208,6 +210,13 @@ int run(const Settings& settings)
             std::fprintf(stderr, "twinvmaf: device ms/frame: upload %.4f", gpu.upload_ms / n);
             for (const auto& [feature, ms] : gpu.twin_ms) std::fprintf(stderr, ", %s %.4f", feature.c_str(), ms / n);
             std::fprintf(stderr, ", readback %.4f\n", gpu.readback_ms / n);
+            const double total_ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+            std::fprintf(stderr,
+                         "twinvmaf: host ms: engine setup %.1f, frame loop %.1f (%.3f/frame), whole run %.1f; "
+                         "device span %.1f (%.3f/frame)\n",
+                         gpu.setup_ms, 1000 * result.seconds, 1000 * result.seconds / n, total_ms,
+                         gpu.device_span_ms, gpu.device_span_ms / n);
         }
     }
     return 0;

@@ -6,48 +6,16 @@
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <optional>
 
+#include "core/frame_source.h"
+#include "core/picture_pool.h"
 #include "core/thread_pool.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf {
 
 namespace {
-
-// Pictures handed out as shared_ptr; the last owner returns them here.
-class PicturePool : public std::enable_shared_from_this<PicturePool> {
-public:
-    explicit PicturePool(const PictureAllocator* allocator) : allocator_(allocator) {}
-
-    std::shared_ptr<Picture> get()
-    {
-        Picture* picture = nullptr;
-        {
-            std::lock_guard lock(mutex_);
-            if (!free_.empty()) {
-                picture = free_.back().release();
-                free_.pop_back();
-            }
-        }
-        if (!picture) picture = new Picture(allocator_);
-        std::weak_ptr<PicturePool> pool = weak_from_this();
-        return std::shared_ptr<Picture>(picture, [pool](Picture* p) {
-            if (auto alive = pool.lock()) alive->put(p);
-            else delete p;
-        });
-    }
-
-private:
-    void put(Picture* picture)
-    {
-        std::lock_guard lock(mutex_);
-        free_.emplace_back(picture);
-    }
-
-    const PictureAllocator* allocator_;
-    std::mutex mutex_;
-    std::vector<std::unique_ptr<Picture>> free_;
-};
 
 struct FrameJob {
     std::uint64_t index = 0;
@@ -183,29 +151,22 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
     };
 
     const auto start = std::chrono::steady_clock::now();
+    const unsigned read_threads = default_read_threads();
+    FrameSource source(reference, distorted, pool,
+                       FrameSourceConfig{.frame_limit = config_.frame_cnt,
+                                         .read_threads = read_threads,
+                                         .ahead = read_threads + 2,
+                                         .warn = config_.warn});
     std::uint64_t index = 0;
     try {
         for (;; ++index) {
-            if (config_.frame_cnt && index >= config_.frame_cnt) break;
-
-            std::shared_ptr<Picture> ref = pool->get();
-            std::shared_ptr<Picture> dis = pool->get();
-            const bool have_ref = reference.read(*ref);
-            const bool have_dis = distorted.read(*dis);
-            if (!have_ref || !have_dis) {
-                if (have_ref != have_dis && config_.warn) {
-                    const VideoReader& ended = have_ref ? distorted : reference;
-                    const VideoReader& other = have_ref ? reference : distorted;
-                    config_.warn("\"" + ended.path() + "\" ended before \"" + other.path() +
-                                 "\"; scored the first " + std::to_string(index) + " frames");
-                }
-                break;
-            }
+            std::optional<FramePair> pair = source.next();
+            if (!pair) break;
 
             auto job = std::make_shared<FrameJob>();
             job->index = index;
-            job->ref.push_back(ref);
-            job->dis.push_back(dis);
+            job->ref.push_back(pair->ref);
+            job->dis.push_back(pair->dis);
             for (std::size_t k = 0; k < recent_ref.size(); ++k) {
                 job->ref.push_back(recent_ref[k]);
                 job->dis.push_back(recent_dis[k]);
@@ -214,8 +175,8 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
             job->ran.resize(extractors_.size());
             for (std::size_t e = 0; e < extractors_.size(); ++e) job->ran[e] = runs_on(*extractors_[e], index);
             if (history) {
-                recent_ref.push_front(ref);
-                recent_dis.push_front(dis);
+                recent_ref.push_front(pair->ref);
+                recent_dis.push_front(pair->dis);
                 if (recent_ref.size() > history) {
                     recent_ref.pop_back();
                     recent_dis.pop_back();

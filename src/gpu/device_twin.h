@@ -50,7 +50,8 @@ private:
     DevicePlane plane_of(const std::uint8_t* base, int plane) const;
 };
 
-// Frames are enqueued strictly in order on one stream, so a twin may keep
+// A twin's frames are enqueued strictly in order on its own stream (other
+// twins run beside it on theirs), so a twin may keep
 // device state from one frame to the next (e.g. a filtered earlier frame).
 // All device memory is allocated in the constructor; enqueue() only launches.
 class DeviceTwin {

@@ -1,5 +1,6 @@
-// The GPU engine: device frame slots, pinned result blocks, one stream.
+// The GPU engine: device frame slots, pinned result blocks, overlapping streams.
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <vector>
 
@@ -64,12 +65,24 @@ constexpr std::size_t kResultAlignment = 256;
 
 std::size_t align_up(std::size_t n) { return (n + kResultAlignment - 1) / kResultAlignment * kResultAlignment; }
 
+// Streams: uploads on one, each twin on its own, the readback on another.
+// Events order them per frame:
+//
+//   copy:    [wait: slot free] upload ref, dis -> uploaded
+//   twin e:  [wait: uploaded] zero result, kernels -> twin_done[e]
+//   result:  [wait: every twin_done] readback -> done   (host waits on done)
+//
+// So the upload of frame N+1 runs while the twins score frame N, and twins
+// of one frame run side by side (their small scales do not fill the device
+// alone). Each twin's frames still run in order on its stream, so a twin may
+// keep device state from frame to frame.
 class Engine final : public GpuEngine {
 public:
     Engine(Backend backend, int device, const VideoFormat& format, const std::vector<OptionValues>& features,
            unsigned history)
         : backend_(backend), device_(device), format_(format)
     {
+        const auto setup_start = std::chrono::steady_clock::now();
         int count = 0;
         if (gpuGetDeviceCount(&count) != gpuSuccess) count = 0;
         if (device < 0 || device >= count)
@@ -82,35 +95,46 @@ public:
             offsets_.push_back(result_bytes_);
             result_bytes_ += align_up(std::max<std::size_t>(twins_.back()->result_bytes(), 1));
         }
-        // Slots must outnumber the frames a temporal twin looks back on.
+        // Slots must outnumber the frames a temporal twin looks back on, and
+        // leave room for one frame uploading while the one before is scored.
         if (history > kMaxHistory)
             throw Error("internal: a GPU twin may look back at most " + std::to_string(kMaxHistory) + " frames");
         history_ = history;
-        depth_ = std::max(3u, history + 2);
-        check(gpuStreamCreate(&stream_), "stream creation");
+        depth_ = history + 3;
+        check(gpuStreamCreate(&copy_stream_), "stream creation");
+        check(gpuStreamCreate(&result_stream_), "stream creation");
+        twin_streams_.resize(twins_.size());
+        for (gpuStream_t& stream : twin_streams_) check(gpuStreamCreate(&stream), "stream creation");
         const std::size_t frame_bytes = format.frame_bytes();
         for (unsigned s = 0; s < depth_; ++s) {
             auto slot = std::make_unique<Slot>(frame_bytes, result_bytes_);
-            check(gpuEventCreate(&slot->done, gpuEventDisableTiming), "event creation");
+            slot->twin_done.resize(twins_.size());
+            for (gpuEvent_t* event : slot->order_events())
+                check(gpuEventCreate(event, gpuEventDisableTiming), "event creation");
             if (timing_) {
-                // marks[0] before the uploads, [1] after, [2 + e] after twin e,
-                // last after the readback.
-                slot->marks.resize(twins_.size() + 3);
+                slot->marks.resize(kTwinMarks + 2 * twins_.size());
                 for (gpuEvent_t& mark : slot->marks) check(gpuEventCreate(&mark, 0), "event creation");
             }
             slots_.push_back(std::move(slot));
         }
+        if (timing_) check(gpuEventCreate(&first_upload_, 0), "event creation");
+        stats_.setup_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setup_start).count();
     }
 
     ~Engine() override
     {
-        if (stream_) (void)gpuStreamSynchronize(stream_);
+        for (gpuStream_t stream : all_streams())
+            if (stream) (void)gpuStreamSynchronize(stream);
         for (auto& slot : slots_) {
-            if (slot->done) (void)gpuEventDestroy(slot->done);
+            for (gpuEvent_t* event : slot->order_events())
+                if (*event) (void)gpuEventDestroy(*event);
             for (gpuEvent_t mark : slot->marks) (void)gpuEventDestroy(mark);
         }
         slots_.clear();
-        if (stream_) (void)gpuStreamDestroy(stream_);
+        if (first_upload_) (void)gpuEventDestroy(first_upload_);
+        for (gpuStream_t stream : all_streams())
+            if (stream) (void)gpuStreamDestroy(stream);
     }
 
     std::string description() const override
@@ -126,16 +150,24 @@ public:
                 const std::vector<bool>& run) override
     {
         Slot& slot = *slots_.at(slot_index);
+        // The slot's frames were last read by frame index - depth + history
+        // (as an earlier frame of a temporal twin); the upload waits for it.
+        if (index + history_ >= depth_) {
+            const Slot& last_reader = *slots_[(index + history_ - depth_) % depth_];
+            check(gpuStreamWaitEvent(copy_stream_, last_reader.done), "stream wait");
+        }
         const std::size_t bytes = format_.frame_bytes();
-        mark(slot, 0);
-        check(gpuMemcpyAsync(slot.ref.get(), ref.bytes(), bytes, gpuMemcpyHostToDevice, stream_), "upload");
-        check(gpuMemcpyAsync(slot.dis.get(), dis.bytes(), bytes, gpuMemcpyHostToDevice, stream_), "upload");
+        if (timing_ && stats_.frames == 0) check(gpuEventRecord(first_upload_, copy_stream_), "event record");
+        mark(slot, kUploadBegin, copy_stream_);
+        check(gpuMemcpyAsync(slot.ref.get(), ref.bytes(), bytes, gpuMemcpyHostToDevice, copy_stream_), "upload");
+        check(gpuMemcpyAsync(slot.dis.get(), dis.bytes(), bytes, gpuMemcpyHostToDevice, copy_stream_), "upload");
         stats_.uploads += 2;
-        mark(slot, 1);
-        if (result_bytes_) check(gpuMemsetAsync(slot.device_result.get(), 0, result_bytes_, stream_), "memset");
+        mark(slot, kUploadEnd, copy_stream_);
+        check(gpuEventRecord(slot.uploaded, copy_stream_), "event record");
+
         DeviceFrame frame{slot.ref.get(), slot.dis.get(), format_, index};
-        // Earlier frames are still in their slots: a slot is overwritten only
-        // by the upload of frame index + depth, enqueued after this frame.
+        // Earlier frames are still in their slots (see above); their uploads
+        // precede this one on the copy stream.
         frame.previous_count = static_cast<unsigned>(std::min<std::uint64_t>(history_, index));
         for (unsigned k = 1; k <= frame.previous_count; ++k) {
             const Slot& earlier = *slots_[(slot_index + depth_ - k) % depth_];
@@ -143,17 +175,28 @@ public:
             frame.previous_dis[k - 1] = earlier.dis.get();
         }
         for (std::size_t e = 0; e < twins_.size(); ++e) {
-            if (run[e]) twins_[e]->enqueue(frame, slot.device_result.get() + offsets_[e], stream_);
-            mark(slot, 2 + e);
+            if (!run[e]) continue;
+            gpuStream_t stream = twin_streams_[e];
+            check(gpuStreamWaitEvent(stream, slot.uploaded), "stream wait");
+            mark(slot, kTwinMarks + 2 * e, stream);
+            std::uint8_t* result = slot.device_result.get() + offsets_[e];
+            check(gpuMemsetAsync(result, 0, twins_[e]->result_bytes(), stream), "memset");
+            twins_[e]->enqueue(frame, result, stream);
+            mark(slot, kTwinMarks + 2 * e + 1, stream);
+            check(gpuEventRecord(slot.twin_done[e], stream), "event record");
+            check(gpuStreamWaitEvent(result_stream_, slot.twin_done[e]), "stream wait");
         }
+        // With no twin run (none can be, but keep the order), wait for the upload.
+        check(gpuStreamWaitEvent(result_stream_, slot.uploaded), "stream wait");
+        mark(slot, kReadbackBegin, result_stream_);
         if (result_bytes_) {
             check(gpuMemcpyAsync(slot.host_result.get(), slot.device_result.get(), result_bytes_,
-                                 gpuMemcpyDeviceToHost, stream_),
+                                 gpuMemcpyDeviceToHost, result_stream_),
                   "readback");
             ++stats_.readbacks;
         }
-        mark(slot, twins_.size() + 2);
-        check(gpuEventRecord(slot.done, stream_), "event record");
+        mark(slot, kReadbackEnd, result_stream_);
+        check(gpuEventRecord(slot.done, result_stream_), "event record");
         ++stats_.frames;
     }
 
@@ -163,9 +206,13 @@ public:
         check(gpuEventSynchronize(slot.done), "frame completion");
         ++stats_.host_waits;
         if (timing_) {
-            stats_.upload_ms += elapsed(slot, 0, 1);
-            for (std::size_t e = 0; e < twins_.size(); ++e) stats_.twin_ms[e].second += elapsed(slot, 1 + e, 2 + e);
-            stats_.readback_ms += elapsed(slot, 1 + twins_.size(), 2 + twins_.size());
+            stats_.upload_ms += elapsed(slot, kUploadBegin, kUploadEnd);
+            for (std::size_t e = 0; e < twins_.size(); ++e)
+                if (run[e]) stats_.twin_ms[e].second += elapsed(slot, kTwinMarks + 2 * e, kTwinMarks + 2 * e + 1);
+            stats_.readback_ms += elapsed(slot, kReadbackBegin, kReadbackEnd);
+            float span = 0;
+            check(gpuEventElapsedTime(&span, first_upload_, slot.marks[kReadbackEnd]), "event timing");
+            stats_.device_span_ms = span;
         }
         for (std::size_t e = 0; e < twins_.size(); ++e) {
             if (run[e]) twins_[e]->unpack(slot.host_result.get() + offsets_[e], scores[e]);
@@ -175,21 +222,37 @@ public:
     GpuStats stats() const override { return stats_; }
 
 private:
+    // Timing marks of a slot: these four, then begin/end per twin.
+    enum Mark : std::size_t { kUploadBegin, kUploadEnd, kReadbackBegin, kReadbackEnd, kTwinMarks };
 
     struct Slot {
         Slot(std::size_t frame_bytes, std::size_t result_bytes)
             : ref(frame_bytes), dis(frame_bytes), device_result(result_bytes), host_result(result_bytes)
         {
         }
+        std::vector<gpuEvent_t*> order_events()
+        {
+            std::vector<gpuEvent_t*> events{&uploaded, &done};
+            for (gpuEvent_t& event : twin_done) events.push_back(&event);
+            return events;
+        }
         DeviceMemory ref, dis, device_result;
         PinnedMemory host_result;
+        gpuEvent_t uploaded = nullptr;
+        std::vector<gpuEvent_t> twin_done;
         gpuEvent_t done = nullptr;
         std::vector<gpuEvent_t> marks;  // timing only
     };
 
-    void mark(Slot& slot, std::size_t which)
+    std::vector<gpuStream_t> all_streams() const
     {
-        if (timing_) check(gpuEventRecord(slot.marks[which], stream_), "event record");
+        std::vector<gpuStream_t> streams{copy_stream_, result_stream_};
+        streams.insert(streams.end(), twin_streams_.begin(), twin_streams_.end());
+        return streams;
+    }
+    void mark(Slot& slot, std::size_t which, gpuStream_t stream)
+    {
+        if (timing_) check(gpuEventRecord(slot.marks[which], stream), "event record");
     }
     double elapsed(Slot& slot, std::size_t from, std::size_t to)
     {
@@ -205,7 +268,10 @@ private:
     VideoFormat format_;
     unsigned depth_ = 0;
     unsigned history_ = 0;
-    gpuStream_t stream_ = nullptr;
+    gpuEvent_t first_upload_ = nullptr;  // timing only: start of the device span
+    gpuStream_t copy_stream_ = nullptr;
+    gpuStream_t result_stream_ = nullptr;
+    std::vector<gpuStream_t> twin_streams_;
     std::vector<std::unique_ptr<DeviceTwin>> twins_;
     std::vector<std::size_t> offsets_;
     std::size_t result_bytes_ = 0;

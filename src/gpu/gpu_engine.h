@@ -2,10 +2,11 @@
 // compiled in every build; without CUDA/HIP the functions below report that no
 // GPU backend is built (src/gpu/no_gpu.cpp).
 //
-// Per frame pair the engine uploads both pictures (pinned memory, async),
-// enqueues every twin's kernels on one stream, and reads back one small
-// result block; the host waits only in collect(). With depth() >= 2 the
-// pipeline submits frame N+1 before it collects frame N.
+// Per frame pair the engine uploads both pictures (pinned memory, async, on a
+// copy stream), enqueues every twin's kernels (a stream per twin, after the
+// upload), and reads back one small result block; the host waits only in
+// collect(). With depth() >= 2 the pipeline submits frame N+1 before it
+// collects frame N, so uploads overlap scoring.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,8 @@ struct GpuStats {
     // With timing on (TWINVMAF_GPU_TIMING=1): device milliseconds summed over
     // all frames, from events around the uploads, each twin and the readback.
     double upload_ms = 0.0;
+    double setup_ms = 0.0;
+    double device_span_ms = 0.0;  // first upload to last readback: the device's pace  // engine construction (device init, allocations), wall clock
     double readback_ms = 0.0;
     std::vector<std::pair<std::string, double>> twin_ms;  // per feature
 };

@@ -22,7 +22,8 @@ inline gpuError_t gpuGetDeviceCount(int* count) { return hipGetDeviceCount(count
 inline gpuError_t gpuSetDevice(int device) { return hipSetDevice(device); }
 inline gpuError_t gpuMalloc(void** p, size_t bytes) { return hipMalloc(p, bytes); }
 inline gpuError_t gpuFree(void* p) { return hipFree(p); }
-inline gpuError_t gpuHostAlloc(void** p, size_t bytes) { return hipHostMalloc(p, bytes, hipHostMallocDefault); }
+// Portable: pinned for every device, whichever thread allocates it.
+inline gpuError_t gpuHostAlloc(void** p, size_t bytes) { return hipHostMalloc(p, bytes, hipHostMallocPortable); }
 inline gpuError_t gpuFreeHost(void* p) { return hipHostFree(p); }
 inline gpuError_t gpuMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, gpuStream_t s)
 {
@@ -36,6 +37,7 @@ inline gpuError_t gpuEventCreate(gpuEvent_t* e, unsigned flags) { return hipEven
 inline gpuError_t gpuEventDestroy(gpuEvent_t e) { return hipEventDestroy(e); }
 inline gpuError_t gpuEventRecord(gpuEvent_t e, gpuStream_t s) { return hipEventRecord(e, s); }
 inline gpuError_t gpuEventSynchronize(gpuEvent_t e) { return hipEventSynchronize(e); }
+inline gpuError_t gpuStreamWaitEvent(gpuStream_t s, gpuEvent_t e) { return hipStreamWaitEvent(s, e, 0); }
 inline gpuError_t gpuEventElapsedTime(float* ms, gpuEvent_t a, gpuEvent_t b) { return hipEventElapsedTime(ms, a, b); }
 inline gpuError_t gpuGetLastError() { return hipGetLastError(); }
 inline const char* gpuGetErrorString(gpuError_t e) { return hipGetErrorString(e); }
@@ -59,7 +61,8 @@ inline gpuError_t gpuGetDeviceCount(int* count) { return cudaGetDeviceCount(coun
 inline gpuError_t gpuSetDevice(int device) { return cudaSetDevice(device); }
 inline gpuError_t gpuMalloc(void** p, size_t bytes) { return cudaMalloc(p, bytes); }
 inline gpuError_t gpuFree(void* p) { return cudaFree(p); }
-inline gpuError_t gpuHostAlloc(void** p, size_t bytes) { return cudaHostAlloc(p, bytes, cudaHostAllocDefault); }
+// Portable: pinned for every device, whichever thread allocates it.
+inline gpuError_t gpuHostAlloc(void** p, size_t bytes) { return cudaHostAlloc(p, bytes, cudaHostAllocPortable); }
 inline gpuError_t gpuFreeHost(void* p) { return cudaFreeHost(p); }
 inline gpuError_t gpuMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, gpuStream_t s)
 {
@@ -73,6 +76,7 @@ inline gpuError_t gpuEventCreate(gpuEvent_t* e, unsigned flags) { return cudaEve
 inline gpuError_t gpuEventDestroy(gpuEvent_t e) { return cudaEventDestroy(e); }
 inline gpuError_t gpuEventRecord(gpuEvent_t e, gpuStream_t s) { return cudaEventRecord(e, s); }
 inline gpuError_t gpuEventSynchronize(gpuEvent_t e) { return cudaEventSynchronize(e); }
+inline gpuError_t gpuStreamWaitEvent(gpuStream_t s, gpuEvent_t e) { return cudaStreamWaitEvent(s, e, 0); }
 inline gpuError_t gpuEventElapsedTime(float* ms, gpuEvent_t a, gpuEvent_t b) { return cudaEventElapsedTime(ms, a, b); }
 inline gpuError_t gpuGetLastError() { return cudaGetLastError(); }
 inline const char* gpuGetErrorString(gpuError_t e) { return cudaGetErrorString(e); }

@@ -89,6 +89,24 @@ std::size_t InputFile::read_fully(void* destination, std::size_t count)
     return done;
 }
 
+std::size_t InputFile::read_at(void* destination, std::size_t count, std::uint64_t offset) const
+{
+    auto* out = static_cast<std::uint8_t*>(destination);
+    std::size_t done = 0;
+    while (done < count) {
+        const std::size_t chunk = std::min<std::size_t>(count - done, std::size_t{1} << 30);
+        const ssize_t got = ::pread(fd_, out + done, chunk, static_cast<off_t>(offset + done));
+        if (got > 0) {
+            done += static_cast<std::size_t>(got);
+        } else if (got == 0) {
+            break;
+        } else if (errno != EINTR) {
+            throw Error(path_ + ": read error: " + std::strerror(errno));
+        }
+    }
+    return done;
+}
+
 int InputFile::release()
 {
     return std::exchange(fd_, -1);
@@ -175,6 +193,19 @@ bool RawReader::read(Picture& picture)
     check_sample_range(picture, path_, position_);
     ++position_;
     return true;
+}
+
+void RawReader::read_frame_at(std::uint64_t frame, Picture& picture) const
+{
+    if (!frame_count_ || frame >= *frame_count_)
+        throw Error(path_ + ": internal: frame " + std::to_string(frame) + " read out of range");
+    picture.reset(format_);
+    const std::size_t got = file_.read_at(picture.bytes(), frame_bytes_, frame * frame_bytes_);
+    // The size was checked at open; a file that shrank since is truncated.
+    if (got < frame_bytes_)
+        throw Error(path_ + ": frame " + std::to_string(frame) + ": truncated frame (got " + std::to_string(got) +
+                    " of " + std::to_string(frame_bytes_) + " bytes)");
+    check_sample_range(picture, path_, frame);
 }
 
 void RawReader::skip(std::uint64_t count)

@@ -41,6 +41,9 @@ public:
     // (pipes) and EINTR. Returns the bytes read; throws on a read error.
     std::size_t read_fully(void* destination, std::size_t count);
 
+    // Reads `count` bytes at `offset` without moving the file position (pread),
+    // so several threads may read one file at once. Returns the bytes read.
+    std::size_t read_at(void* destination, std::size_t count, std::uint64_t offset) const;
     // Hands the descriptor over (e.g. to fdopen); this object no longer closes it.
     int release();
 
@@ -62,6 +65,8 @@ public:
     std::optional<std::uint64_t> frame_count() const override { return frame_count_; }
     bool read(Picture& picture) override;
     void skip(std::uint64_t count) override;
+    bool random_access() const override { return frame_count_.has_value(); }
+    void read_frame_at(std::uint64_t frame, Picture& picture) const override;
 
 private:
     // Reads the next frame's bytes into `destination` (nullptr: discard them).

@@ -24,6 +24,11 @@ bool has_y4m_extension(const std::string& path)
 
 }  // namespace
 
+void VideoReader::read_frame_at(std::uint64_t, Picture&) const
+{
+    throw Error(path_ + ": internal: this input cannot be read out of order");
+}
+
 std::unique_ptr<VideoReader> open_video(const std::string& path,
                                         const std::optional<VideoFormat>& raw_format)
 {

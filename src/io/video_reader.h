@@ -31,6 +31,16 @@ public:
     // Discards the next `count` frames; stops early at the end of the file.
     virtual void skip(std::uint64_t count) = 0;
 
+    // True when any frame can be read by its number, from several threads at
+    // once (raw YUV in a regular file): the frame source then reads ahead in
+    // parallel. Pipes and Y4M are read in order.
+    virtual bool random_access() const { return false; }
+
+    // Reads frame `frame` (counted from the start of the file) into `picture`,
+    // with the same checks as read(). Only when random_access(); safe to call
+    // from several threads; does not move position().
+    virtual void read_frame_at(std::uint64_t frame, Picture& picture) const;
+
     // Frames returned or skipped so far.
     std::uint64_t position() const { return position_; }
 

@@ -1,0 +1,165 @@
+#include "core/frame_source.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <utility>
+
+#include "twinvmaf/error.h"
+
+namespace twinvmaf {
+
+unsigned default_read_threads()
+{
+    // A tuning knob for benchmarks; the default suits most machines.
+    if (const char* forced = std::getenv("TWINVMAF_READ_THREADS")) {
+        const int n = std::atoi(forced);
+        if (n > 0) return static_cast<unsigned>(std::min(n, 64));
+    }
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    return std::clamp(cores / 2, 1u, 6u);
+}
+
+FrameSource::FrameSource(VideoReader& reference, VideoReader& distorted, std::shared_ptr<PicturePool> pool,
+                         FrameSourceConfig config)
+    : reference_(reference), distorted_(distorted), pool_(std::move(pool)), config_(std::move(config))
+{
+    config_.ahead = std::max(1u, config_.ahead);
+    lanes_[0] = Lane{&reference, std::vector<Entry>(config_.ahead)};
+    lanes_[1] = Lane{&distorted, std::vector<Entry>(config_.ahead)};
+    base_[0] = reference.position();
+    base_[1] = distorted.position();
+
+    by_number_ = reference.random_access() && distorted.random_access() && reference.frame_count() &&
+                 distorted.frame_count();
+    if (by_number_) {
+        total_ = std::min(*reference.frame_count() - base_[0], *distorted.frame_count() - base_[1]);
+        if (config_.frame_limit) total_ = std::min(total_, config_.frame_limit);
+        const unsigned workers = std::max(1u, std::min(config_.read_threads, config_.ahead));
+        for (unsigned w = 0; w < workers; ++w) threads_.emplace_back([this, w] { read_by_number(w); });
+    } else {
+        for (unsigned lane = 0; lane < 2; ++lane) threads_.emplace_back([this, lane] { read_in_order(lane); });
+    }
+}
+
+FrameSource::~FrameSource()
+{
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    changed_.notify_all();
+    for (std::thread& thread : threads_) thread.join();
+}
+
+void FrameSource::read_by_number(unsigned)
+{
+    for (;;) {
+        std::uint64_t index = 0;
+        {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [&] { return stopping_ || claimed_ >= total_ || may_fill(claimed_); });
+            if (stopping_ || claimed_ >= total_) return;
+            index = claimed_++;
+        }
+        Entry read[2];
+        for (unsigned lane = 0; lane < 2; ++lane) {
+            try {
+                read[lane].picture = pool_->get();
+                lanes_[lane].reader->read_frame_at(base_[lane] + index, *read[lane].picture);
+            } catch (...) {
+                read[lane].picture.reset();
+                read[lane].error = std::current_exception();
+                break;  // the pair fails at its first error, as in order
+            }
+        }
+        {
+            std::lock_guard lock(mutex_);
+            for (unsigned lane = 0; lane < 2; ++lane) {
+                Entry& slot = lanes_[lane].ring[index % config_.ahead];
+                slot = std::move(read[lane]);
+                slot.ready = true;
+            }
+        }
+        changed_.notify_all();
+    }
+}
+
+void FrameSource::read_in_order(unsigned lane)
+{
+    VideoReader& reader = *lanes_[lane].reader;
+    for (std::uint64_t index = 0;; ++index) {
+        if (config_.frame_limit && index >= config_.frame_limit) return;
+        {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [&] { return stopping_ || may_fill(index); });
+            if (stopping_) return;
+        }
+        Entry read;
+        try {
+            read.picture = pool_->get();
+            if (!reader.read(*read.picture)) {
+                read.picture.reset();
+                read.end = true;
+            }
+        } catch (...) {
+            read.picture.reset();
+            read.error = std::current_exception();
+        }
+        const bool last = read.end || read.error;
+        {
+            std::lock_guard lock(mutex_);
+            Entry& slot = lanes_[lane].ring[index % config_.ahead];
+            slot = std::move(read);
+            slot.ready = true;
+        }
+        changed_.notify_all();
+        if (last) return;
+    }
+}
+
+void FrameSource::warn_shorter(std::uint64_t scored, unsigned ended_lane)
+{
+    if (!config_.warn) return;
+    const VideoReader& ended = *lanes_[ended_lane].reader;
+    const VideoReader& other = *lanes_[1 - ended_lane].reader;
+    config_.warn("\"" + ended.path() + "\" ended before \"" + other.path() + "\"; scored the first " +
+                 std::to_string(scored) + " frames");
+}
+
+std::optional<FramePair> FrameSource::next()
+{
+    std::unique_lock lock(mutex_);
+    const std::uint64_t index = consumed_;
+    if (finished_ || (config_.frame_limit && index >= config_.frame_limit)) return std::nullopt;
+    if (by_number_ && index >= total_) {
+        finished_ = true;
+        // Only the shorter input can have ended here (the limit returned above).
+        const std::uint64_t left[2] = {*reference_.frame_count() - base_[0], *distorted_.frame_count() - base_[1]};
+        lock.unlock();
+        if (left[0] != left[1]) warn_shorter(index, left[0] < left[1] ? 0 : 1);
+        return std::nullopt;
+    }
+    Entry& ref_slot = lanes_[0].ring[index % config_.ahead];
+    Entry& dis_slot = lanes_[1].ring[index % config_.ahead];
+    changed_.wait(lock, [&] { return ref_slot.ready && dis_slot.ready; });
+    Entry ref = std::exchange(ref_slot, Entry{});
+    Entry dis = std::exchange(dis_slot, Entry{});
+    if (ref.end || dis.end || ref.error || dis.error) {
+        // Nothing more is handed out; readers waiting for room may stop.
+        finished_ = true;
+        stopping_ = true;
+    }
+    ++consumed_;
+    lock.unlock();
+    changed_.notify_all();
+
+    if (ref.error) std::rethrow_exception(ref.error);
+    if (dis.error) std::rethrow_exception(dis.error);
+    if (ref.end || dis.end) {
+        if (ref.end != dis.end) warn_shorter(index, ref.end ? 0 : 1);
+        return std::nullopt;
+    }
+    return FramePair{index, std::move(ref.picture), std::move(dis.picture)};
+}
+
+}  // namespace twinvmaf

@@ -1,0 +1,198 @@
+// The frame source: pairs come out in frame order with the right bytes,
+// whether read by number on several threads (raw files) or in order (Y4M,
+// pipes); limits, skips, a shorter input and a bad frame behave as reading
+// in order would.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/frame_source.h"
+#include "io/video_reader.h"
+#include "test_support.h"
+#include "twinvmaf/error.h"
+
+namespace twinvmaf {
+namespace {
+
+using test::TempDir;
+using test::write_file;
+
+VideoFormat small_format(unsigned bitdepth = 8)
+{
+    VideoFormat format;
+    format.width = 6;
+    format.height = 4;
+    format.chroma = ChromaFormat::k420;
+    format.bitdepth = bitdepth;
+    return format;
+}
+
+// Frame `n` of a file: every byte says which file and frame it came from.
+std::string frame_bytes(const VideoFormat& format, char file, unsigned n)
+{
+    return std::string(format.frame_bytes(), static_cast<char>(file * 16 + n % 16));
+}
+
+std::string video(const VideoFormat& format, char file, unsigned frames)
+{
+    std::string all;
+    for (unsigned n = 0; n < frames; ++n) all += frame_bytes(format, file, n);
+    return all;
+}
+
+std::string bytes_of(const Picture& picture)
+{
+    return std::string(reinterpret_cast<const char*>(picture.bytes()), picture.size_bytes());
+}
+
+struct SourceRun {
+    std::vector<FramePair> pairs;
+    std::vector<std::string> warnings;
+};
+
+SourceRun read_all(VideoReader& ref, VideoReader& dis, std::uint64_t limit, unsigned threads, unsigned ahead)
+{
+    SourceRun run;
+    FrameSource source(ref, dis, std::make_shared<PicturePool>(nullptr),
+                       FrameSourceConfig{.frame_limit = limit,
+                                         .read_threads = threads,
+                                         .ahead = ahead,
+                                         .warn = [&](const std::string& w) { run.warnings.push_back(w); }});
+    while (auto pair = source.next()) run.pairs.push_back(std::move(*pair));
+    return run;
+}
+
+class FrameSourceTest : public testing::TestWithParam<std::tuple<unsigned, unsigned>> {};
+
+TEST_P(FrameSourceTest, PairsComeInOrderWithTheirBytes)
+{
+    const auto [threads, ahead] = GetParam();
+    const VideoFormat format = small_format();
+    TempDir tmp;
+    write_file(tmp / "ref.yuv", video(format, 1, 37));
+    write_file(tmp / "dis.yuv", video(format, 2, 37));
+    auto ref = open_video(tmp / "ref.yuv", format);
+    auto dis = open_video(tmp / "dis.yuv", format);
+    ASSERT_TRUE(ref->random_access());
+    const SourceRun run = read_all(*ref, *dis, 0, threads, ahead);
+    ASSERT_EQ(run.pairs.size(), 37u);
+    for (unsigned n = 0; n < 37; ++n) {
+        EXPECT_EQ(run.pairs[n].index, n);
+        EXPECT_EQ(bytes_of(*run.pairs[n].ref), frame_bytes(format, 1, n)) << n;
+        EXPECT_EQ(bytes_of(*run.pairs[n].dis), frame_bytes(format, 2, n)) << n;
+    }
+    EXPECT_TRUE(run.warnings.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(ThreadsAndDepths, FrameSourceTest,
+                         testing::Values(std::tuple{1u, 1u}, std::tuple{1u, 4u}, std::tuple{3u, 2u},
+                                         std::tuple{6u, 8u}, std::tuple{8u, 3u}));
+
+TEST(FrameSource, LimitSkipAndShorterInput)
+{
+    const VideoFormat format = small_format();
+    TempDir tmp;
+    write_file(tmp / "ref.yuv", video(format, 1, 10));
+    write_file(tmp / "dis.yuv", video(format, 2, 7));
+    {
+        auto ref = open_video(tmp / "ref.yuv", format);
+        auto dis = open_video(tmp / "dis.yuv", format);
+        const SourceRun run = read_all(*ref, *dis, 0, 4, 3);
+        ASSERT_EQ(run.pairs.size(), 7u);
+        ASSERT_EQ(run.warnings.size(), 1u);
+        EXPECT_NE(run.warnings[0].find("dis.yuv\" ended before"), std::string::npos) << run.warnings[0];
+        EXPECT_NE(run.warnings[0].find("first 7 frames"), std::string::npos) << run.warnings[0];
+    }
+    {
+        // A limit within both inputs: no warning.
+        auto ref = open_video(tmp / "ref.yuv", format);
+        auto dis = open_video(tmp / "dis.yuv", format);
+        const SourceRun run = read_all(*ref, *dis, 5, 4, 3);
+        EXPECT_EQ(run.pairs.size(), 5u);
+        EXPECT_TRUE(run.warnings.empty());
+    }
+    {
+        // Skips: reading starts at the readers' positions.
+        auto ref = open_video(tmp / "ref.yuv", format);
+        auto dis = open_video(tmp / "dis.yuv", format);
+        ref->skip(4);
+        dis->skip(1);
+        const SourceRun run = read_all(*ref, *dis, 0, 2, 2);
+        ASSERT_EQ(run.pairs.size(), 6u);  // ref has 6 left, dis 6
+        EXPECT_TRUE(run.warnings.empty());
+        EXPECT_EQ(bytes_of(*run.pairs[0].ref), frame_bytes(format, 1, 4));
+        EXPECT_EQ(bytes_of(*run.pairs[0].dis), frame_bytes(format, 2, 1));
+        EXPECT_EQ(bytes_of(*run.pairs[5].ref), frame_bytes(format, 1, 9));
+    }
+}
+
+TEST(FrameSource, InOrderReadersForY4mMatchRandomAccess)
+{
+    const VideoFormat format = small_format();
+    TempDir tmp;
+    std::string y4m = "YUV4MPEG2 W6 H4 F25:1 C420jpeg\n";
+    for (unsigned n = 0; n < 9; ++n) y4m += "FRAME\n" + frame_bytes(format, 3, n);
+    write_file(tmp / "ref.y4m", y4m);
+    write_file(tmp / "dis.yuv", video(format, 2, 12));
+    auto ref = open_video(tmp / "ref.y4m", std::nullopt);
+    auto dis = open_video(tmp / "dis.yuv", format);
+    ASSERT_FALSE(ref->random_access());
+    const SourceRun run = read_all(*ref, *dis, 0, 4, 2);
+    ASSERT_EQ(run.pairs.size(), 9u);
+    for (unsigned n = 0; n < 9; ++n) {
+        EXPECT_EQ(bytes_of(*run.pairs[n].ref), frame_bytes(format, 3, n));
+        EXPECT_EQ(bytes_of(*run.pairs[n].dis), frame_bytes(format, 2, n));
+    }
+    ASSERT_EQ(run.warnings.size(), 1u);
+    EXPECT_NE(run.warnings[0].find("ref.y4m\" ended before"), std::string::npos) << run.warnings[0];
+}
+
+TEST(FrameSource, BadFrameFailsAtItsIndexAfterTheGoodOnes)
+{
+    // 10-bit: frame 5 of the distorted file holds a sample above 1023.
+    const VideoFormat format = small_format(10);
+    std::string good(format.frame_bytes(), '\0');
+    std::string bad = good;
+    bad[1] = 0x04;  // sample 0 = 0x0400 = 1024
+    std::string dis;
+    for (unsigned n = 0; n < 8; ++n) dis += n == 5 ? bad : good;
+    std::string ref;
+    for (unsigned n = 0; n < 8; ++n) ref += good;
+    TempDir tmp;
+    write_file(tmp / "ref.yuv", ref);
+    write_file(tmp / "dis.yuv", dis);
+    for (unsigned threads : {1u, 4u}) {
+        auto r = open_video(tmp / "ref.yuv", format);
+        auto d = open_video(tmp / "dis.yuv", format);
+        FrameSource source(*r, *d, std::make_shared<PicturePool>(nullptr),
+                           FrameSourceConfig{.frame_limit = 0, .read_threads = threads, .ahead = 4, .warn = {}});
+        for (unsigned n = 0; n < 5; ++n) ASSERT_TRUE(source.next().has_value()) << n;
+        try {
+            source.next();
+            FAIL() << "frame 5 should fail";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("frame 5"), std::string::npos) << e.what();
+        }
+        EXPECT_FALSE(source.next().has_value());
+    }
+}
+
+TEST(FrameSource, StopsEarlyWithoutReadingEverything)
+{
+    // Destroying a source mid-video joins its readers (no hang, no leak).
+    const VideoFormat format = small_format();
+    TempDir tmp;
+    write_file(tmp / "ref.yuv", video(format, 1, 50));
+    write_file(tmp / "dis.yuv", video(format, 2, 50));
+    auto ref = open_video(tmp / "ref.yuv", format);
+    auto dis = open_video(tmp / "dis.yuv", format);
+    FrameSource source(*ref, *dis, std::make_shared<PicturePool>(nullptr),
+                       FrameSourceConfig{.frame_limit = 0, .read_threads = 4, .ahead = 6, .warn = {}});
+    EXPECT_EQ(source.threads(), 4u);
+    ASSERT_TRUE(source.next().has_value());
+}
+
+}  // namespace
+}  // namespace twinvmaf
