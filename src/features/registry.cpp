@@ -5,6 +5,7 @@
 #include "features/motion/motion.h"
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
+#include "features/speed/speed.h"
 #include "features/vif/vif.h"
 
 namespace twinvmaf {
@@ -17,6 +18,8 @@ const std::vector<FeatureInfo>& feature_registry()
         null_feature::feature_info(),
         vif::feature_info(),
         adm::feature_info(),
+        speed::chroma_feature_info(),
+        speed::temporal_feature_info(),
     };
     return features;
 }

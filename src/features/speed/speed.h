@@ -1,0 +1,141 @@
+// SpEED (Netflix libvmaf speed.c): "speed_chroma" (speed_chroma_u, _v, _uv:
+// spatial entropic differences of the U and V planes) and "speed_temporal"
+// (speed_temporal: the same statistic on the luma difference of consecutive
+// frames, computed for reference and distorted).
+//
+// Per plane: optional prescale (speed_prescale, speed_prescale_method), a
+// Gaussian anti-aliasing filter and decimation by 16, local mean removal with
+// a small Gaussian, then over 5x5 blocks: the 25x25 covariance matrix of the
+// block samples, its eigenvalues, a linear solve for each block's variance
+// and an entropy per block; the score is the mean over blocks of the
+// variance-weighted entropy difference of reference and distorted.
+//
+// The per-block arithmetic is speed_math.h; the loops are speed_cpu.cpp.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/feature.h"
+
+namespace twinvmaf::speed {
+
+enum class ScaleMethod { kNearest, kBilinear, kBicubic, kLanczos4 };
+
+struct Settings {
+    double kernelscale = 1.0;
+    double prescale = 1.0;
+    ScaleMethod prescale_method = ScaleMethod::kNearest;
+    double sigma_nn = 0.29;
+    double nn_floor = 0.0;
+    double max_val = 1000.0;
+    int weight_var_mode = 0;    // speed_chroma only
+    bool use_ref_diff = false;  // speed_temporal only
+
+    // Throws twinvmaf::Error for a kernelscale Netflix does not know or an
+    // unknown scaling method.
+    static Settings from(const OptionValues& values, const std::string& feature);
+};
+
+// speed_init_dimensions() of one plane.
+struct Geometry {
+    unsigned width = 0, height = 0;            // the plane
+    unsigned scaled_width = 0, scaled_height = 0;
+    unsigned operating_width = 0, operating_height = 0;  // scaled >> 4
+    unsigned truncated_width = 0, truncated_height = 0;  // multiple of 5
+    unsigned blocks_x = 0, blocks_y = 0;
+    unsigned sub_width = 0, sub_height = 0;    // truncated - 4
+    bool rescale = false;                      // prescale not within 1e-3 of 1
+
+    static Geometry of(unsigned width, unsigned height, double prescale);
+    unsigned blocks() const { return blocks_x * blocks_y; }
+};
+
+// Filters and scaler weights fixed at init (host-computed, shared by backends).
+struct Filters {
+    std::vector<float> antialias;  // full-resolution anti-aliasing taps
+    std::vector<float> local;      // scale-4 taps for the local mean
+    // Bilinear: per output column / row the two source indices and weight.
+    std::vector<int> x1, x2, y1, y2;
+    std::vector<float> dx, dy;
+    // Bicubic / lanczos4: per output column / row the first source index and weights.
+    std::vector<int> x0, y0;
+    std::vector<float> wx, wy;  // 4 (bicubic) or 9 (lanczos4) per column / row
+
+    static Filters make(const Settings& settings, const Geometry& geometry);
+};
+
+// Block statistics of one plane (est_params).
+struct PlaneStats {
+    std::vector<float> entropies;
+    std::vector<float> variances;
+    bool singular = false;  // covariance not invertible: variances are 0
+};
+
+// Working memory for one plane (per worker thread).
+struct PlaneScratch final : Scratch {
+    std::vector<float> plane, scaled, row, decimated, local, work;
+    std::vector<double> centered, sums;
+    PlaneStats ref, dis;
+    std::vector<float> ref_plane2, dis_plane2;
+};
+
+// The CPU path from a float plane (width x height, packed) to its stats.
+void plane_stats(const Settings& settings, const Geometry& geometry, const Filters& filters,
+                 const float* plane, PlaneScratch& scratch, PlaneStats& out);
+
+// Score of a reference / distorted pair of stats (get_speed_score), as float.
+float speed_score(const Settings& settings, const Geometry& geometry, const PlaneStats& ref,
+                  const PlaneStats& dis);
+
+// The scaled plane (speed_prescale) of a packed float plane; exposed for tests.
+void prescale_plane(const Settings& settings, const Geometry& geometry, const Filters& filters,
+                    const float* src, float* dst);
+
+class SpeedChroma final : public FeatureExtractor {
+public:
+    SpeedChroma(const Settings& settings, const OptionValues& values);
+    void init(const VideoFormat& format) override;
+    std::vector<std::string> output_names() const override { return names_; }
+    std::unique_ptr<Scratch> make_scratch() const override;
+    void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
+    void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
+
+private:
+    Settings settings_;
+    std::vector<std::string> names_;
+    VideoFormat format_{};
+    Geometry geometry_{};
+    Filters filters_{};
+};
+
+class SpeedTemporal final : public FeatureExtractor {
+public:
+    SpeedTemporal(const Settings& settings, const OptionValues& values);
+    void init(const VideoFormat& format) override;
+    std::vector<std::string> output_names() const override { return names_; }
+    unsigned history() const override { return 1; }
+    bool temporal() const override { return true; }
+    std::unique_ptr<Scratch> make_scratch() const override;
+    void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
+    void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
+
+private:
+    Settings settings_;
+    std::vector<std::string> names_;
+    VideoFormat format_{};
+    Geometry geometry_{};
+    Filters filters_{};
+};
+
+// The Gaussian taps Netflix builds (vif_tools.c); exposed for tests.
+std::vector<float> gaussian_taps(int window, float stdev);
+int filter_width(int scale, float kernelscale);
+bool valid_kernelscale(float kernelscale);
+
+FeatureInfo chroma_feature_info();
+FeatureInfo temporal_feature_info();
+
+}  // namespace twinvmaf::speed

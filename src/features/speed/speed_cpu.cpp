@@ -1,0 +1,359 @@
+// The CPU reference of SpEED: loops over speed_math.h.
+//
+// Work saved without changing a single operation: Netflix filters the whole
+// (prescaled) plane with the anti-aliasing Gaussian and then keeps every 16th
+// sample of every 16th row; we filter vertically only the rows that are kept
+// and horizontally only the kept columns. Each kept sample is the same sum
+// of the same products in the same order.
+#include <algorithm>
+#include <cstring>
+
+#include "core/cpu_dispatch.h"
+#include "features/speed/speed.h"
+#include "features/speed/speed_math.h"
+
+namespace twinvmaf::speed {
+
+namespace {
+
+constexpr int kPad = 32;  // covariance accumulator row: 25 entries, padded
+
+// libvmaf's MIN() of a float score and the double speed_max_val.
+double nf_min_double(float a, double b) { return static_cast<double>(a) < b ? static_cast<double>(a) : b; }
+
+// Nearest / bilinear / bicubic / lanczos4 prescale of a packed plane.
+void scale(const Settings& settings, const Geometry& g, const Filters& f, const float* src, float* dst)
+{
+    const int sw = static_cast<int>(g.width), sh = static_cast<int>(g.height);
+    const int dw = static_cast<int>(g.scaled_width), dh = static_cast<int>(g.scaled_height);
+    if (sw == dw && sh == dh) {
+        std::memcpy(dst, src, sizeof(float) * static_cast<std::size_t>(sw) * sh);
+        return;
+    }
+    switch (settings.prescale_method) {
+    case ScaleMethod::kNearest: {
+        const float ratio_x = static_cast<float>(sw) / static_cast<float>(dw);
+        const float ratio_y = static_cast<float>(sh) / static_cast<float>(dh);
+        for (int y = 0; y < dh; ++y) {
+            const int sy = static_cast<int>(static_cast<float>(y) * ratio_y);
+            for (int x = 0; x < dw; ++x) {
+                const int sx = static_cast<int>(static_cast<float>(x) * ratio_x);
+                dst[static_cast<std::ptrdiff_t>(y) * dw + x] = src[static_cast<std::ptrdiff_t>(sy) * sw + sx];
+            }
+        }
+        break;
+    }
+    case ScaleMethod::kBilinear:
+        for (int y = 0; y < dh; ++y) {
+            const float* r1 = src + static_cast<std::ptrdiff_t>(f.y1[y]) * sw;
+            const float* r2 = src + static_cast<std::ptrdiff_t>(f.y2[y]) * sw;
+            const float dy = f.dy[y];
+            float* out = dst + static_cast<std::ptrdiff_t>(y) * dw;
+            for (int x = 0; x < dw; ++x)
+                out[x] = bilinear_sample(r1[f.x1[x]], r1[f.x2[x]], r2[f.x1[x]], r2[f.x2[x]], f.dx[x], dy);
+        }
+        break;
+    case ScaleMethod::kBicubic:
+    case ScaleMethod::kLanczos4: {
+        const bool cubic = settings.prescale_method == ScaleMethod::kBicubic;
+        const int taps = cubic ? 4 : 9;
+        const int first = cubic ? -1 : -4;
+        const float right_x = static_cast<float>(sw - 1), right_y = static_cast<float>(sh - 1);
+        for (int y = 0; y < dh; ++y) {
+            const float* wy = &f.wy[static_cast<std::size_t>(y) * taps];
+            for (int x = 0; x < dw; ++x) {
+                const float* wx = &f.wx[static_cast<std::size_t>(x) * taps];
+                float value = 0, weight_sum = 0;
+                for (int j = 0; j < taps; ++j) {
+                    const int yi = static_cast<int>(mirror_f(static_cast<float>(f.y0[y] + first + j), 0, right_y));
+                    for (int i = 0; i < taps; ++i) {
+                        const int xi = static_cast<int>(mirror_f(static_cast<float>(f.x0[x] + first + i), 0, right_x));
+                        const float weight = wx[i] * wy[j];
+                        weight_sum += weight;
+                        value += src[static_cast<std::ptrdiff_t>(yi) * sw + xi] * weight;
+                    }
+                }
+                dst[static_cast<std::ptrdiff_t>(y) * dw + x] = cubic ? value : value / weight_sum;
+            }
+        }
+        break;
+    }
+    }
+}
+
+// Anti-aliasing filter evaluated at every 16th row and column only, into
+// `out` (operating_width x operating_height, packed).
+TV_CPU_CLONES void antialias_decimate(const float* plane, int w, int h, const float* taps, int ntaps,
+                                      float* row, float* out, int ow, int oh)
+{
+    const int radius = ntaps / 2;
+    for (int i = 0; i < oh; ++i) {
+        const int r = i * 16;
+        std::fill(row, row + w, 0.0f);
+        for (int k = 0; k < ntaps; ++k) {  // vertical pass, all columns
+            const float* src = plane + static_cast<std::ptrdiff_t>(mirror_tap(r - radius + k, h)) * w;
+            const float fk = taps[k];
+            for (int c = 0; c < w; ++c) row[c] += fk * src[c];
+        }
+        for (int j = 0; j < ow; ++j) {  // horizontal pass, kept columns
+            const int c = j * 16;
+            out[static_cast<std::ptrdiff_t>(i) * ow + j] =
+                filter_taps(taps, ntaps, [&](int k) { return row[mirror_tap(c - radius + k, w)]; });
+        }
+    }
+}
+
+// plane -= filter(plane): the local mean removal at the operating size.
+void remove_local_mean(float* plane, int w, int h, const float* taps, int ntaps, float* tmp_row, float* filtered)
+{
+    const int radius = ntaps / 2;
+    for (int i = 0; i < h; ++i) {
+        for (int j = 0; j < w; ++j)
+            tmp_row[j] = filter_taps(taps, ntaps, [&](int k) {
+                return plane[static_cast<std::ptrdiff_t>(mirror_tap(i - radius + k, h)) * w + j];
+            });
+        for (int j = 0; j < w; ++j)
+            filtered[static_cast<std::ptrdiff_t>(i) * w + j] =
+                filter_taps(taps, ntaps, [&](int k) { return tmp_row[mirror_tap(j - radius + k, w)]; });
+    }
+    for (std::size_t n = 0; n < static_cast<std::size_t>(w) * h; ++n) plane[n] -= filtered[n];
+}
+
+// Sums of (x - mean_x)(y - mean_y) in double for every pair of the 25 block
+// offsets, each pair in Netflix's order (sub-picture rows, then columns);
+// independent pairs run side by side in the vector lanes.
+TV_CPU_CLONES void covariance_sums(const float* data, int stride, int sub_w, int sub_h, const float* means,
+                                   double* centered, double* sums)
+{
+    std::fill(sums, sums + kBlockElements * kPad, 0.0);
+    for (int i = 0; i < sub_h; ++i) {
+        for (int j = 0; j < sub_w; ++j) {
+            double* c = centered + static_cast<std::ptrdiff_t>(j) * kPad;
+            for (int k = 0; k < kBlockElements; ++k) {
+                const int r = k / kBlock, col = k % kBlock;
+                c[k] = static_cast<double>(data[static_cast<std::ptrdiff_t>(r + i) * stride + (col + j)]) -
+                       static_cast<double>(means[k]);
+            }
+            for (int k = kBlockElements; k < kPad; ++k) c[k] = 0.0;
+        }
+        for (int j = 0; j < sub_w; ++j) {
+            const double* c = centered + static_cast<std::ptrdiff_t>(j) * kPad;
+            for (int x = 0; x < kBlockElements; ++x) {
+                const double cx = c[x];
+                double* s = sums + x * kPad;
+                for (int y = 0; y < kPad; ++y) s[y] += cx * c[y];
+            }
+        }
+    }
+}
+
+// Independent term Y (25 x blocks): Y[k][block] = sample k of the block.
+void independent_term(const float* data, int stride, int blocks_x, int blocks_y, float* y)
+{
+    const int blocks = blocks_x * blocks_y;
+    for (int k = 0; k < kBlockElements; ++k) {
+        const int r = k / kBlock, c = k % kBlock;
+        for (int by = 0; by < blocks_y; ++by)
+            for (int bx = 0; bx < blocks_x; ++bx)
+                y[static_cast<std::ptrdiff_t>(k) * blocks + by * blocks_x + bx] =
+                    data[static_cast<std::ptrdiff_t>(by * kBlock + r) * stride + bx * kBlock + c];
+    }
+}
+
+TV_CPU_CLONES bool solve(const float* cov, const float* y, float* x, int cols, float* work)
+{
+    float* qt = work;
+    float* r = qt + kBlockElements * kBlockElements;
+    float* qr_scratch = r + kBlockElements * kBlockElements;
+    float* qy = qr_scratch + 4 * kBlockElements * kBlockElements + kBlockElements;
+    qr_decompose(cov, kBlockElements, qt, r, qr_scratch);
+    matmul(qy, qt, y, kBlockElements, cols);
+    return back_substitute(r, qy, x, kBlockElements, cols);
+}
+
+}  // namespace
+
+void prescale_plane(const Settings& settings, const Geometry& geometry, const Filters& filters, const float* src,
+                    float* dst)
+{
+    scale(settings, geometry, filters, src, dst);
+}
+
+void plane_stats(const Settings& settings, const Geometry& g, const Filters& f, const float* plane,
+                 PlaneScratch& s, PlaneStats& out)
+{
+    const float* input = plane;
+    const int w = static_cast<int>(g.rescale ? g.scaled_width : g.width);
+    const int h = static_cast<int>(g.rescale ? g.scaled_height : g.height);
+    if (g.rescale) {
+        s.scaled.resize(static_cast<std::size_t>(g.scaled_width) * g.scaled_height);
+        scale(settings, g, f, plane, s.scaled.data());
+        input = s.scaled.data();
+    }
+    const int ow = static_cast<int>(g.operating_width), oh = static_cast<int>(g.operating_height);
+    s.row.resize(static_cast<std::size_t>(std::max(w, ow)));
+    s.decimated.resize(static_cast<std::size_t>(ow) * oh);
+    s.local.resize(static_cast<std::size_t>(ow) * oh);
+    antialias_decimate(input, w, h, f.antialias.data(), static_cast<int>(f.antialias.size()), s.row.data(),
+                       s.decimated.data(), ow, oh);
+    remove_local_mean(s.decimated.data(), ow, oh, f.local.data(), static_cast<int>(f.local.size()), s.row.data(),
+                      s.local.data());
+
+    // est_params on the truncated top-left part (stride ow).
+    const float* data = s.decimated.data();
+    const int sub_w = static_cast<int>(g.sub_width), sub_h = static_cast<int>(g.sub_height);
+    const int blocks = static_cast<int>(g.blocks());
+    constexpr int n = kBlockElements;
+    const std::size_t work_floats = 6 * n * n + 2 * n + static_cast<std::size_t>(n) * blocks * 3;
+    s.work.resize(work_floats);
+    float* cov = s.work.data();
+    float* eig = cov + n * n;
+    float* means = eig + n;
+    float* y = means + n;
+    float* x = y + static_cast<std::size_t>(n) * blocks;
+
+    for (int k = 0; k < n; ++k) means[k] = submatrix_mean(data, ow, k / kBlock, k % kBlock, sub_w, sub_h);
+    s.centered.resize(static_cast<std::size_t>(sub_w) * kPad);
+    s.sums.resize(static_cast<std::size_t>(n) * kPad);
+    covariance_sums(data, ow, sub_w, sub_h, means, s.centered.data(), s.sums.data());
+    for (int a = 0; a < n; ++a)
+        for (int b = 0; b <= a; ++b) {
+            const float c = covariance_from_sum(s.sums[static_cast<std::size_t>(a) * kPad + b], sub_w, sub_h);
+            cov[a * n + b] = c;
+            cov[b * n + a] = c;
+        }
+
+    std::vector<float> eig_scratch(static_cast<std::size_t>(n) * n + 4 * n);
+    symmetric_eigenvalues(cov, n, eig, eig_scratch.data());
+    independent_term(data, ow, static_cast<int>(g.blocks_x), static_cast<int>(g.blocks_y), y);
+
+    bool regular = true;
+    for (int k = 0; k < n; ++k)
+        if (static_cast<double>(eig[k]) < kEigenvalueEps) regular = false;
+    bool solved = false;
+    if (regular) {
+        std::vector<float> solve_work(static_cast<std::size_t>(7) * n * n + n + static_cast<std::size_t>(n) * blocks);
+        solved = solve(cov, y, x, blocks, solve_work.data());
+    }
+    out.singular = !solved;
+    if (out.singular) std::fill(x, x + static_cast<std::size_t>(n) * blocks, 0.0f);
+
+    // S[block] = sum over k of x[k] y[k] / 25, rows added in order.
+    out.variances.assign(static_cast<std::size_t>(blocks), 0.0f);
+    for (int k = 0; k < n; ++k) {
+        const float* xk = x + static_cast<std::size_t>(k) * blocks;
+        const float* yk = y + static_cast<std::size_t>(k) * blocks;
+        for (int b = 0; b < blocks; ++b) {
+            const float z = (xk[b] * yk[b]) / static_cast<float>(n);
+            out.variances[b] = k == 0 ? z : out.variances[b] + z;
+        }
+    }
+    const float sigma_nn = static_cast<float>(settings.sigma_nn);
+    const double log2_2pie = log2_2pi_e();
+    out.entropies.assign(static_cast<std::size_t>(blocks), 0.0f);
+    for (int k = 0; k < n; ++k) {
+        const float l = eig[k] < 0 ? 0 : eig[k];
+        for (int b = 0; b < blocks; ++b)
+            out.entropies[b] = entropy_step(out.entropies[b], l, out.variances[b], sigma_nn, log2_2pie);
+    }
+}
+
+float speed_score(const Settings& settings, const Geometry& g, const PlaneStats& ref, const PlaneStats& dis)
+{
+    if (ref.singular != dis.singular) return 0.0f;  // only one side unstable: 0, as Netflix
+    const float sigma_nn = static_cast<float>(settings.sigma_nn);
+    const float nn_floor = static_cast<float>(settings.nn_floor);
+    const float base = base_entropy(sigma_nn, nn_floor, log2_2pi_e());
+    float score = 0;
+    const std::size_t blocks = g.blocks();
+    for (std::size_t b = 0; b < blocks; ++b)
+        score += block_score(ref.entropies[b], dis.entropies[b], ref.variances[b], dis.variances[b], base,
+                             settings.weight_var_mode);
+    return score / static_cast<float>(blocks);
+}
+
+namespace {
+
+// Plane to packed floats: v - 128 (8-bit) or v / 2^(bpc-8) - 128.
+void to_float(const PlaneView& p, unsigned bitdepth, float* out)
+{
+    if (bitdepth == 8) {
+        for (unsigned y = 0; y < p.height; ++y) {
+            const std::uint8_t* row = p.row<std::uint8_t>(y);
+            for (unsigned x = 0; x < p.width; ++x) out[static_cast<std::size_t>(y) * p.width + x] = sample_to_float(row[x], 1.0f, false);
+        }
+        return;
+    }
+    const float scaler = bitdepth == 10 ? 4.0f : bitdepth == 12 ? 16.0f : 256.0f;
+    for (unsigned y = 0; y < p.height; ++y) {
+        const std::uint16_t* row = p.row<std::uint16_t>(y);
+        for (unsigned x = 0; x < p.width; ++x) out[static_cast<std::size_t>(y) * p.width + x] = sample_to_float(row[x], scaler, true);
+    }
+}
+
+}  // namespace
+
+std::unique_ptr<Scratch> SpeedChroma::make_scratch() const { return std::make_unique<PlaneScratch>(); }
+
+void SpeedChroma::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const
+{
+    PlaneScratch& s = *static_cast<PlaneScratch*>(scratch);
+    const std::size_t samples = static_cast<std::size_t>(geometry_.width) * geometry_.height;
+    s.plane.resize(samples);
+    float channel_score[2];
+    bool channel_error[2];
+    std::uint64_t flags = 0;
+    for (int c = 0; c < 2; ++c) {
+        to_float(inputs.ref.plane(c + 1), format_.bitdepth, s.plane.data());
+        plane_stats(settings_, geometry_, filters_, s.plane.data(), s, s.ref);
+        to_float(inputs.dis.plane(c + 1), format_.bitdepth, s.plane.data());
+        plane_stats(settings_, geometry_, filters_, s.plane.data(), s, s.dis);
+        channel_score[c] = speed_score(settings_, geometry_, s.ref, s.dis);
+        channel_error[c] = s.ref.singular || s.dis.singular;
+        flags |= (s.ref.singular ? 1u : 0u) << (2 * c);
+        flags |= (s.dis.singular ? 2u : 0u) << (2 * c);
+    }
+    float uv;
+    if (channel_error[0] && !channel_error[1])
+        uv = channel_score[1];
+    else if (channel_error[1] && !channel_error[0])
+        uv = channel_score[0];
+    else
+        uv = static_cast<float>(static_cast<double>(channel_score[0] + channel_score[1]) / 2.0);
+    const double max_val = settings_.max_val;
+    scores.set(0, nf_min_double(channel_score[0], max_val));
+    scores.set(1, nf_min_double(channel_score[1], max_val));
+    scores.set(2, nf_min_double(uv, max_val));
+    scores.set_integer(0, flags);
+}
+
+std::unique_ptr<Scratch> SpeedTemporal::make_scratch() const { return std::make_unique<PlaneScratch>(); }
+
+void SpeedTemporal::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const
+{
+    scores.set_integer(0, 0);
+    if (inputs.index == 0) {
+        scores.set(0, 0.0);
+        return;
+    }
+    PlaneScratch& s = *static_cast<PlaneScratch*>(scratch);
+    const std::size_t samples = static_cast<std::size_t>(geometry_.width) * geometry_.height;
+    s.plane.resize(samples);
+    s.ref_plane2.resize(samples);
+    s.dis_plane2.resize(samples);
+    // previous - current, per sample in float.
+    to_float(inputs.previous_ref[0]->plane(0), format_.bitdepth, s.ref_plane2.data());
+    to_float(inputs.ref.plane(0), format_.bitdepth, s.plane.data());
+    for (std::size_t n = 0; n < samples; ++n) s.ref_plane2[n] -= s.plane[n];
+    to_float(inputs.previous_dis[0]->plane(0), format_.bitdepth, s.dis_plane2.data());
+    if (!settings_.use_ref_diff) to_float(inputs.dis.plane(0), format_.bitdepth, s.plane.data());
+    for (std::size_t n = 0; n < samples; ++n) s.dis_plane2[n] -= s.plane[n];
+
+    plane_stats(settings_, geometry_, filters_, s.ref_plane2.data(), s, s.ref);
+    plane_stats(settings_, geometry_, filters_, s.dis_plane2.data(), s, s.dis);
+    const float score = speed_score(settings_, geometry_, s.ref, s.dis);
+    scores.set(0, static_cast<double>(score));
+    scores.set_integer(0, (s.ref.singular ? 1u : 0u) | (s.dis.singular ? 2u : 0u));
+}
+
+}  // namespace twinvmaf::speed

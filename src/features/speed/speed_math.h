@@ -1,0 +1,416 @@
+// SpEED's arithmetic, shared by the CPU reference and a GPU twin: the per
+// sample filters and scalers, and the per-plane block statistics (covariance,
+// eigenvalues, linear solve, entropies, score). Everything is float (fp32)
+// with the float -> double promotions of Netflix's C (speed.c, vif_tools.c):
+// where Netflix writes sqrt(), log2() or a double constant on a float, the
+// operation runs in double and is rounded back to float at the assignment,
+// and so it does here, written out with explicit casts. Compile without
+// contraction (-ffp-contract=off; nvcc --fmad=false).
+//
+// Facts taken from Netflix libvmaf (BSD-2-Clause-Patent): the algorithm,
+// its constants (EIGENVALUE_EPS 1e-6, 500 QR iterations, 5x5 blocks, 4
+// dyadic scales) and the order of operations; the code is our own.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+
+#include "core/cr_log2.h"
+#include "core/host_device.h"
+
+namespace twinvmaf::speed {
+
+inline constexpr int kBlock = 5;
+inline constexpr int kBlockElements = kBlock * kBlock;  // 25: the covariance size
+inline constexpr int kScales = 4;                       // decimation by 2^4
+inline constexpr double kEigenvalueEps = 1e-6;
+inline constexpr int kMaxQrIterations = 500;
+
+// sqrt of a float, as C's sqrt(double) assigned to a float.
+TV_HD float sqrt_via_double(float x) { return static_cast<float>(sqrt(static_cast<double>(x))); }
+
+TV_HD float hypot_f(float x, float y) { return sqrt_via_double(x * x + y * y); }
+
+TV_HD int sign_of(float x) { return x >= 0 ? 1 : -1; }
+
+TV_HD float abs_f(float x) { return x < 0 ? -x : (x == 0 ? 0.0f : x); }
+
+// ---------------------------------------------------------------------------
+// Picture to float: 8-bit v - 128; high bit depth v / 2^(bpc-8) - 128.
+TV_HD float sample_to_float(unsigned v, float scaler, bool high_bitdepth)
+{
+    return high_bitdepth ? static_cast<float>(v) / scaler + -128.0f : static_cast<float>(v) + -128.0f;
+}
+
+// Mirror of vif_tools' 1-D filters: -k -> k, n-1+k -> n-1-k.
+TV_HD int mirror_tap(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
+
+// One output of a 1-D filter: accum += f[k] * x[k] in tap order, from 0.
+// `at(k)` gives the k-th input sample (already mirrored).
+template <class At>
+TV_HD float filter_taps(const float* f, int width, At at)
+{
+    float accum = 0.0f;
+    for (int k = 0; k < width; ++k) accum += f[k] * at(k);
+    return accum;
+}
+
+// ---------------------------------------------------------------------------
+// Scalers (vif_tools.c), per output sample.
+
+// Netflix's float mirror(i, left, right) of the scalers.
+TV_HD float mirror_f(float i, float left, float right)
+{
+    return i < left ? -i : (i > right ? 2 * right - i : i);
+}
+
+// The source coordinate of output sample `o` for a scale ratio src/dst.
+TV_HD float scaler_source_coordinate(int o, float ratio)
+{
+    return static_cast<float>((o + 0.5) * static_cast<double>(ratio) - 0.5);
+}
+
+TV_HD float bilinear_sample(float r1x1, float r1x2, float r2x1, float r2x2, float dx, float dy)
+{
+    return (1 - dy) * (1 - dx) * r1x1 + (1 - dy) * dx * r1x2 + dy * (1 - dx) * r2x1 + dy * dx * r2x2;
+}
+
+TV_HD float bicubic_kernel(float t)
+{
+    const float a = -0.75f;
+    if (t < 0) t = -t;
+    if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+    if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
+    return 0;
+}
+
+// ---------------------------------------------------------------------------
+// Block statistics (est_params) on a plane `data` of truncated size, row
+// stride `stride` floats. `sub_w` x `sub_h` is the size of each of the 25
+// shifted sub-pictures (truncated size - 4).
+
+// Mean of the sub-picture at (r, c): float sum in row order, / count in float.
+TV_HD float submatrix_mean(const float* data, std::ptrdiff_t stride, int r, int c, int sub_w, int sub_h)
+{
+    float sum = 0;
+    for (int i = 0; i < sub_h; ++i)
+        for (int j = 0; j < sub_w; ++j) sum += data[(r + i) * stride + (c + j)];
+    return sum / static_cast<float>(static_cast<std::size_t>(sub_w) * static_cast<std::size_t>(sub_h));
+}
+
+// One covariance entry from its double sum (in row order, (x - mx)(y - my)).
+TV_HD float covariance_from_sum(double sum, int sub_w, int sub_h)
+{
+    return static_cast<float>(sum / static_cast<double>(static_cast<std::size_t>(sub_w) *
+                                                        static_cast<std::size_t>(sub_h)));
+}
+
+// --- Eigenvalues of the symmetric 25x25 matrix: Householder reduction to
+// tridiagonal form, then implicit symmetric QR steps with Wilkinson shifts
+// (the GSL procedure as Netflix adapted it). `a` is overwritten.
+
+// Householder vector for column `col` below row `start` (annihilates rows
+// start+1..n-1); returns tau, leaves v scaled in the column, beta on top.
+TV_HD float householder_column(float* a, int n, int col, int start)
+{
+    if (n - start == 1) return 0.0f;
+    float xnorm2 = 0;
+    for (int i = start + 1; i < n; ++i) xnorm2 += a[i * n + col] * a[i * n + col];
+    const float xnorm = sqrt_via_double(xnorm2);
+    if (xnorm == 0.0f) return 0.0f;
+    const float alpha = a[start * n + col];
+    const float beta = static_cast<float>(-sign_of(alpha)) * hypot_f(alpha, xnorm);
+    const float tau = (beta - alpha) / beta;
+    const float s = alpha - beta;
+    if (s != 0.0f) {
+        for (int i = start; i < n; ++i) a[i * n + col] /= s;
+        a[start * n + col] = beta;
+    }
+    return tau;
+}
+
+// Reduces symmetric `a` (n x n) to tridiagonal form: diagonal d, subdiagonal
+// sd. v and x are scratch vectors of n floats.
+TV_HD void tridiagonalize(float* a, int n, float* d, float* sd, float* v, float* x)
+{
+    for (int i = 0; i + 2 < n; ++i) {
+        const float tau = householder_column(a, n, i, i + 1);
+        for (int j = i + 1; j < n; ++j) v[j] = a[j * n + i];
+        if (tau != 0.0f) {
+            a[(i + 1) * n + i] = v[i + 1];
+            v[i + 1] = 1.0f;
+            const int s = i + 1;
+            for (int r = s; r < n; ++r) {  // x = tau A v
+                float acc = 0.0f;
+                for (int c = s; c < n; ++c) acc += tau * a[r * n + c] * v[c];
+                x[r] = acc;
+            }
+            float xv = 0;
+            for (int r = s; r < n; ++r) xv += x[r] * v[r];
+            const float alpha = static_cast<float>(-0.5 * static_cast<double>(tau) * static_cast<double>(xv));
+            for (int r = s; r < n; ++r) x[r] += alpha * v[r];
+            for (int r = s; r < n; ++r)  // A -= x v' + v x'
+                for (int c = s; c < n; ++c) a[r * n + c] -= x[r] * v[c] + v[r] * x[c];
+        }
+    }
+    for (int i = 0; i < n; ++i) d[i] = a[i * n + i];
+    for (int i = 0; i + 1 < n; ++i) sd[i] = a[(i + 1) * n + i];
+}
+
+TV_HD void chop_small_subdiagonal(const float* d, float* sd, int n)
+{
+    for (int i = 0; i + 1 < n; ++i) {
+        if (static_cast<double>(abs_f(sd[i])) < kEigenvalueEps * static_cast<double>(abs_f(d[i]) + abs_f(d[i + 1])))
+            sd[i] = 0.0f;
+    }
+}
+
+// Eigenvalue of the trailing 2x2 block nearer to its last diagonal entry.
+TV_HD float wilkinson_shift(const float* d, const float* sd, int n)
+{
+    const float ta = d[n - 2];
+    const float tb = d[n - 1];
+    const float tab = sd[n - 2];
+    const float dt = static_cast<float>(static_cast<double>(ta - tb) / 2.0);
+    if (dt > 0) return tb - tab * (tab / (dt + hypot_f(dt, tab)));
+    if (dt == 0) return tb - abs_f(tab);
+    return tb + tab * (tab / (-dt + hypot_f(dt, tab)));
+}
+
+TV_HD void givens(float a, float b, float& c, float& s)
+{
+    if (b == 0) {
+        c = 1;
+        s = 0;
+    } else if (abs_f(b) > abs_f(a)) {
+        const float t = -a / b;
+        const float s1 = static_cast<float>(1.0 / sqrt(static_cast<double>(1 + t * t)));
+        s = s1;
+        c = s1 * t;
+    } else {
+        const float t = -b / a;
+        const float c1 = static_cast<float>(1.0 / sqrt(static_cast<double>(1 + t * t)));
+        c = c1;
+        s = c1 * t;
+    }
+}
+
+// One implicit QR step on the unreduced tridiagonal block (d, sd) of size n.
+TV_HD void qr_step(float* d, float* sd, int n)
+{
+    float mu = wilkinson_shift(d, sd, n);
+    if (kEigenvalueEps * static_cast<double>(abs_f(mu)) > static_cast<double>(abs_f(d[0]) + abs_f(sd[0])))
+        mu = 0;
+    float x = d[0] - mu;
+    float z = sd[0];
+    float bk = 0, zk = 0;
+    float ap = d[0], bp = sd[0], aq = d[1];
+    if (n == 2) {
+        float c, s;
+        givens(x, z, c, s);
+        const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+        const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+        const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+        d[0] = ap1;
+        sd[0] = bp1;
+        d[1] = aq1;
+        return;
+    }
+    float bq = sd[1];
+    for (int k = 0; k < n - 1; ++k) {
+        float c, s;
+        givens(x, z, c, s);
+        const float bk1 = c * bk - s * zk;
+        const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+        const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+        const float zp1 = -s * bq;
+        const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+        const float bq1 = c * bq;
+        bk = bp1;
+        zk = zp1;
+        ap = aq1;
+        bp = bq1;
+        if (k < n - 2) aq = d[k + 2];
+        if (k < n - 3) bq = sd[k + 2];
+        d[k] = ap1;
+        if (k > 0) sd[k - 1] = bk1;
+        if (k < n - 2) sd[k + 1] = bp;
+        x = bk;
+        z = zk;
+    }
+    d[n - 1] = ap;
+    sd[n - 2] = bk;
+}
+
+// Eigenvalues of the tridiagonal (d, sd), left in d (unsorted). Returns
+// false when the 500 QR steps ran out (Netflix warns and goes on).
+TV_HD bool tridiagonal_eigenvalues(float* d, float* sd, int n)
+{
+    chop_small_subdiagonal(d, sd, n);
+    int b = n - 1;
+    int iter = 0;
+    while (b > 0 && iter < kMaxQrIterations) {
+        if (sd[b - 1] == 0.0f) {
+            --b;
+            continue;
+        }
+        int a = b - 1;
+        while (a > 0 && sd[a - 1] != 0.0f) --a;
+        const int block = b - a + 1;
+        qr_step(d + a, sd + a, block);
+        chop_small_subdiagonal(d + a, sd + a, block);
+        ++iter;
+    }
+    return iter != kMaxQrIterations;
+}
+
+// Eigenvalues of symmetric n x n `m` (kept) into `eig`; scratch: n*n + 4n floats.
+TV_HD bool symmetric_eigenvalues(const float* m, int n, float* eig, float* scratch)
+{
+    float* a = scratch;
+    float* d = a + n * n;
+    float* sd = d + n;
+    float* v = sd + n;
+    float* x = v + n;
+    for (int i = 0; i < n * n; ++i) a[i] = m[i];
+    if (n == 1) {
+        eig[0] = a[0];
+        return true;
+    }
+    tridiagonalize(a, n, d, sd, v, x);
+    const bool converged = tridiagonal_eigenvalues(d, sd, n);
+    for (int i = 0; i < n; ++i) eig[i] = d[i];
+    return converged;
+}
+
+// --- Linear solve A X = B (A n x n, B n x cols) by Householder QR as
+// Netflix builds it: Q accumulated from explicit reflector matrices
+// I - 2 v v', R = Q A, then X from R X = Q B by back substitution.
+
+// dst = x * y (n x n times n x cols), each entry summed over k in order from 0.
+TV_HD void matmul(float* dst, const float* x, const float* y, int n, int cols)
+{
+    for (int i = 0; i < n * cols; ++i) dst[i] = 0;
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < n; ++k) {
+            const float xik = x[i * n + k];
+            for (int j = 0; j < cols; ++j) dst[i * cols + j] += xik * y[k * cols + j];
+        }
+}
+
+TV_HD float vector_norm(const float* v, int n)
+{
+    float sum = 0;
+    for (int i = 0; i < n; ++i) sum += v[i] * v[i];
+    return sqrt_via_double(sum);
+}
+
+// Q (returned transposed back, i.e. Q' with Q' A = R) and R of n x n `a`.
+// scratch: 4 n*n + n floats. On return q holds Q' (the product of the
+// reflectors) and r holds R = Q' A.
+TV_HD void qr_decompose(const float* a, int n, float* qt, float* r, float* scratch)
+{
+    float* z = scratch;
+    float* h = z + n * n;
+    float* tmp = h + n * n;
+    float* v = tmp + n * n;
+    for (int i = 0; i < n * n; ++i) z[i] = a[i];
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) qt[i * n + j] = i == j ? 1.0f : 0.0f;
+    for (int k = 0; k + 1 < n; ++k) {
+        for (int i = 0; i < n; ++i)  // minor: rows/cols < k become identity
+            for (int j = 0; j < n; ++j)
+                if (i < k || j < k) z[i * n + j] = i == j ? 1.0f : 0.0f;
+        for (int i = 0; i < n; ++i) v[i] = z[i * n + k];
+        const float norm = vector_norm(v, n);
+        v[k] += static_cast<float>(sign_of(a[k * n + k])) * norm;
+        const float vn = vector_norm(v, n);
+        for (int i = 0; i < n; ++i) v[i] = v[i] / vn;
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) h[i * n + j] = -2.0f * v[i] * v[j];
+        for (int i = 0; i < n; ++i) h[i * n + i] += 1;
+        matmul(tmp, h, z, n, n);
+        for (int i = 0; i < n * n; ++i) z[i] = tmp[i];
+        matmul(tmp, h, qt, n, n);
+        for (int i = 0; i < n * n; ++i) qt[i] = tmp[i];
+    }
+    matmul(r, qt, a, n, n);
+}
+
+// Back substitution R X = B (R upper triangular n x n, B n x cols) into x.
+// False (x partly written) when a diagonal entry of R is below 1e-6.
+TV_HD bool back_substitute(const float* r, const float* b, float* x, int n, int cols)
+{
+    for (int i = n - 1; i >= 0; --i) {
+        const float den = r[i * n + i];
+        if (static_cast<double>(abs_f(den)) < kEigenvalueEps) return false;
+        float* xi = x + static_cast<std::ptrdiff_t>(i) * cols;
+        const float* bi = b + static_cast<std::ptrdiff_t>(i) * cols;
+        for (int j = 0; j < cols; ++j) xi[j] = bi[j];
+        for (int k = i + 1; k < n; ++k) {  // same per-entry order as k inner
+            const float rik = r[i * n + k];
+            const float* xk = x + static_cast<std::ptrdiff_t>(k) * cols;
+            for (int j = 0; j < cols; ++j) xi[j] -= xk[j] * rik;
+        }
+        for (int j = 0; j < cols; ++j) xi[j] = xi[j] / den;
+    }
+    return true;
+}
+
+// --- Entropies and the score.
+
+// log2(2 pi e) as C folds it: log2 of the double 2 * M_PI * M_E.
+TV_HD double log2_2pi_e()
+{
+    return tv::log2_correctly_rounded(2 * 3.14159265358979323846 * 2.7182818284590452354);
+}
+
+// entropy += log2(L * S + sigma_nn) + log2(2 pi e), in double, stored as float.
+TV_HD float entropy_step(float entropy, float eigenvalue, float variance, float sigma_nn, double log2_2pie)
+{
+    return static_cast<float>(static_cast<double>(entropy) +
+                              (tv::log2_correctly_rounded(static_cast<double>(eigenvalue * variance + sigma_nn)) +
+                               log2_2pie));
+}
+
+TV_HD float base_entropy(float sigma_nn, float nn_floor, double log2_2pie)
+{
+    return static_cast<float>(
+        static_cast<double>(kBlockElements) *
+        (tv::log2_correctly_rounded(static_cast<double>((1 + nn_floor) * sigma_nn)) + log2_2pie));
+}
+
+// |spatial_ref - spatial_dis| of one block, or NaN-free 0 when both entropies
+// are below the base entropy. `mode` is speed_weight_var_mode (0..6).
+TV_HD float block_score(float e_ref, float e_dis, float v_ref, float v_dis, float base, int mode)
+{
+    if (e_ref < base && e_dis < base) return 0.0f;
+    using tv::log2_correctly_rounded;
+    const double ref_only = log2_correctly_rounded(static_cast<double>(1 + v_ref));
+    double w_ref = ref_only;
+    double w_dis = 0;
+    switch (mode) {
+    case 0: w_dis = log2_correctly_rounded(static_cast<double>(1 + v_dis)); break;
+    case 1: w_dis = ref_only; break;
+    case 2:
+        w_ref = log2_correctly_rounded(static_cast<double>(1 + v_dis));
+        w_dis = w_ref;
+        break;
+    case 3:
+        w_ref = log2_correctly_rounded(1 + static_cast<double>(v_ref + v_dis) / 2.0);
+        w_dis = w_ref;
+        break;
+    case 4: w_dis = log2_correctly_rounded(1 + static_cast<double>(v_ref + v_dis) / 2.0); break;
+    case 5:
+        w_dis = log2_correctly_rounded(1 + (0.75 * static_cast<double>(v_ref) + 0.25 * static_cast<double>(v_dis)));
+        break;
+    default:
+        w_dis = log2_correctly_rounded(1 + (0.25 * static_cast<double>(v_ref) + 0.75 * static_cast<double>(v_dis)));
+        break;
+    }
+    const float spatial_ref = static_cast<float>(static_cast<double>(e_ref) * w_ref);
+    const float spatial_dis = static_cast<float>(static_cast<double>(e_dis) * w_dis);
+    return abs_f(spatial_ref - spatial_dis);
+}
+
+}  // namespace twinvmaf::speed

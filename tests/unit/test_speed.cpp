@@ -1,0 +1,345 @@
+// SpEED: the correctly rounded log2, options and output names, geometry and
+// the block arithmetic of speed_math.h against independent computations.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <random>
+#include <vector>
+
+#if defined(TWINVMAF_HAVE_QUADMATH)
+#include <quadmath.h>
+#endif
+
+#include "core/cr_log2.h"
+#include "core/feature.h"
+#include "features/speed/speed.h"
+#include "features/speed/speed_math.h"
+#include "twinvmaf/error.h"
+
+using namespace twinvmaf;
+using namespace twinvmaf::speed;
+
+namespace {
+
+double from_bits(std::uint64_t u)
+{
+    double x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+std::uint64_t to_bits(double x)
+{
+    std::uint64_t u;
+    std::memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+// An independent reference: log2 in binary128 (113-bit significand), rounded
+// to double. Where the binary128 value itself lies within 2^-100 of a
+// double rounding boundary the reference is not decisive; such arguments
+// are counted and skipped (none were found).
+struct Reference {
+    double value = 0;
+    bool decisive = true;
+};
+
+#if defined(TWINVMAF_HAVE_QUADMATH)
+Reference reference_log2(double x)
+{
+    const __float128 q = log2q(static_cast<__float128>(x));
+    const double d = static_cast<double>(q);
+    // distance of q from the nearest rounding boundary of d, in ulps of d
+    const double up = std::nextafter(d, INFINITY), down = std::nextafter(d, -INFINITY);
+    const __float128 mid_up = (static_cast<__float128>(d) + up) / 2, mid_down = (static_cast<__float128>(d) + down) / 2;
+    const __float128 gap = fminq(fabsq(q - mid_up), fabsq(q - mid_down));
+    const __float128 scale = fabsq(static_cast<__float128>(up) - d);
+    return {d, !(gap < scale * static_cast<__float128>(0x1p-40))};
+}
+#endif
+
+std::vector<double> boundary_arguments()
+{
+    std::vector<double> xs;
+    for (int e = -1074; e <= 1023; ++e) {
+        const double p = std::ldexp(1.0, e);
+        xs.push_back(p);
+        xs.push_back(std::nextafter(p, 0.0));
+        xs.push_back(std::nextafter(p, INFINITY));
+        xs.push_back(p * 1.5);
+        xs.push_back(std::nextafter(p * 1.5, 0.0));
+    }
+    double one_down = 1.0, one_up = 1.0;
+    for (int i = 0; i < 100000; ++i) {  // 1 +- k ulp
+        one_down = std::nextafter(one_down, 0.0);
+        one_up = std::nextafter(one_up, 2.0);
+        xs.push_back(one_down);
+        xs.push_back(one_up);
+    }
+    for (std::uint64_t u = 1; u < 100000; u += 7) xs.push_back(from_bits(u));  // subnormals
+    xs.push_back(from_bits(0x000fffffffffffffULL));
+    xs.push_back(from_bits(0x7fefffffffffffffULL));  // DBL_MAX
+    for (int i = 0; i < 256; ++i) {  // every table point and its neighbours
+        const double c = 1.0 + i / 256.0;
+        xs.push_back(c);
+        xs.push_back(std::nextafter(c, 0.0));
+        xs.push_back(std::nextafter(c, 4.0));
+    }
+    return xs;
+}
+
+}  // namespace
+
+TEST(CrLog2, SpecialValues)
+{
+    EXPECT_EQ(tv::log2_correctly_rounded(1.0), 0.0);
+    EXPECT_FALSE(std::signbit(tv::log2_correctly_rounded(1.0)));
+    EXPECT_EQ(tv::log2_correctly_rounded(0.0), -INFINITY);
+    EXPECT_EQ(tv::log2_correctly_rounded(-0.0), -INFINITY);
+    EXPECT_TRUE(std::isnan(tv::log2_correctly_rounded(-1.0)));
+    EXPECT_TRUE(std::isnan(tv::log2_correctly_rounded(NAN)));
+    EXPECT_EQ(tv::log2_correctly_rounded(INFINITY), INFINITY);
+    EXPECT_EQ(tv::log2_correctly_rounded(8.0), 3.0);
+    EXPECT_EQ(tv::log2_correctly_rounded(0x1p-1074), -1074.0);
+    EXPECT_EQ(tv::log2_correctly_rounded(0x1p1023), 1023.0);
+    // log2(2 pi e) as GCC folds the constant in speed.c (MPFR, correctly rounded).
+    EXPECT_EQ(twinvmaf::speed::log2_2pi_e(), 0x1.06073a671183dp+2);
+}
+
+#if defined(TWINVMAF_HAVE_QUADMATH)
+TEST(CrLog2, EqualsBinary128ReferenceOnMillionsOfArguments)
+{
+    std::vector<double> xs = boundary_arguments();
+    std::mt19937_64 rng(20240611);
+    const std::size_t boundary = xs.size();
+    for (int i = 0; i < 2000000; ++i) {  // uniform over the bit patterns of positive doubles
+        std::uint64_t u = rng() & 0x7fffffffffffffffULL;
+        if ((u >> 52) == 0x7ff) continue;
+        xs.push_back(from_bits(u));
+    }
+    for (int i = 0; i < 1000000; ++i) {  // the range SpEED uses: (0, 1e4), near 1 densely
+        const double x = std::ldexp(1.0 + (rng() >> 11) * 0x1p-53, static_cast<int>(rng() % 40) - 20);
+        xs.push_back(x);
+    }
+    std::size_t wrong = 0, undecided = 0, uncertain = 0, glibc_differs = 0;
+    for (double x : xs) {
+        const double ours = tv::log2_correctly_rounded(x);
+        const Reference ref = reference_log2(x);
+        if (!ref.decisive) {
+            ++undecided;
+            continue;
+        }
+        if (to_bits(ours) != to_bits(ref.value)) {
+            if (++wrong < 10) ADD_FAILURE() << std::hexfloat << "log2(" << x << "): ours " << ours << ", binary128 " << ref.value;
+        }
+        if (!tv::log2_rounding_is_certain(x)) ++uncertain;
+        if (to_bits(std::log2(x)) != to_bits(ours)) ++glibc_differs;
+    }
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_EQ(uncertain, 0u);
+    std::cout << "[ cr_log2 ] " << xs.size() << " arguments (" << boundary << " boundary): " << wrong
+              << " differ from binary128, " << undecided << " undecided by it, " << uncertain
+              << " with an uncertain rounding test; glibc log2 differs on " << glibc_differs << " ("
+              << 100.0 * static_cast<double>(glibc_differs) / static_cast<double>(xs.size()) << " %)\n";
+}
+#endif
+
+TEST(CrLog2, FaithfulAgainstLongDouble)
+{
+    // A second, independent check (x87 80-bit log2l): within half an ulp
+    // plus the long double's own error.
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < 200000; ++i) {
+        const double x = std::ldexp(0.5 + (rng() >> 11) * 0x1p-54, static_cast<int>(rng() % 200) - 100);
+        const long double l = log2l(static_cast<long double>(x));
+        const double ours = tv::log2_correctly_rounded(x);
+        const long double ulp = std::fabs(std::nextafter(ours, INFINITY) - ours);
+        ASSERT_LE(std::fabs(static_cast<long double>(ours) - l), 0.5L * ulp + std::fabs(l) * 0x1p-62L) << x;
+    }
+}
+
+TEST(Speed, OptionsAndOutputNamesFollowNetflix)
+{
+    const FeatureInfo& chroma = find_feature("speed_chroma");
+    OptionValues v("speed_chroma", chroma.options);
+    v.set("speed_max_val", "45");
+    v.set("speed_nn_floor", "0.1");
+    v.set("speed_prescale", "0.6");
+    v.set("speed_prescale_method", "bilinear");
+    v.set("speed_sigma_nn", "0.19");
+    v.set("speed_weight_var_mode", "5");
+    auto extractor = chroma.create(v);
+    EXPECT_EQ(extractor->output_names(),
+              (std::vector<std::string>{"speed_chroma_u_mxv_45_nnf_0.1_ps_0.6_psm_bilinear_snn_0.19_wvm_5",
+                                        "speed_chroma_v_mxv_45_nnf_0.1_ps_0.6_psm_bilinear_snn_0.19_wvm_5",
+                                        "speed_chroma_uv_mxv_45_nnf_0.1_ps_0.6_psm_bilinear_snn_0.19_wvm_5"}));
+    EXPECT_THROW(v.set("speed_weight_var_mode", "7"), Error);
+    EXPECT_THROW(v.set("speed_sigma_nn", "0.05"), Error);
+    EXPECT_THROW(v.set("speed_use_ref_diff", "true"), Error);  // temporal only
+
+    const FeatureInfo& temporal = find_feature("speed_temporal");
+    OptionValues t("speed_temporal", temporal.options);
+    EXPECT_EQ(temporal.create(t)->output_names(), std::vector<std::string>{"speed_temporal"});
+    t.set("speed_use_ref_diff", "true");
+    t.set("speed_kernelscale", "2");
+    EXPECT_EQ(temporal.create(t)->output_names(), std::vector<std::string>{"speed_temporal_ks_2_urd"});
+    EXPECT_THROW(t.set("speed_weight_var_mode", "1"), Error);
+
+    // A kernel scale in range but not in Netflix's list, and an unknown method.
+    OptionValues bad("speed_chroma", chroma.options);
+    bad.set("speed_kernelscale", "0.9");
+    EXPECT_THROW(chroma.create(bad), Error);
+    OptionValues bad_method("speed_chroma", chroma.options);
+    bad_method.set("speed_prescale_method", "area");
+    EXPECT_THROW(chroma.create(bad_method), Error);
+}
+
+TEST(Speed, GeometryAndSmallFrames)
+{
+    // vtest 576x324 4:2:0: chroma 288x162 -> operating 18x10 -> 15x10, 3x2 blocks.
+    const Geometry g = Geometry::of(288, 162, 1.0);
+    EXPECT_EQ(g.operating_width, 18u);
+    EXPECT_EQ(g.operating_height, 10u);
+    EXPECT_EQ(g.truncated_width, 15u);
+    EXPECT_EQ(g.blocks(), 6u);
+    EXPECT_EQ(g.sub_width, 11u);
+    EXPECT_EQ(g.sub_height, 6u);
+    // prescale 0.6 leaves 173x97 -> 10x6 -> 10x5.
+    const Geometry p = Geometry::of(288, 162, 0.6);
+    EXPECT_EQ(p.scaled_width, 173u);
+    EXPECT_EQ(p.truncated_height, 5u);
+
+    const FeatureInfo& chroma = find_feature("speed_chroma");
+    auto small = chroma.create(OptionValues("speed_chroma", chroma.options));
+    try {
+        small->init(VideoFormat{257, 145, ChromaFormat::k420, 8});
+        ADD_FAILURE() << "257x145 4:2:0 must be refused";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("operating size is 0"), std::string::npos) << e.what();
+    }
+    EXPECT_NO_THROW(small->init(VideoFormat{160, 160, ChromaFormat::k420, 8}));  // chroma 80x80: 1 block
+    EXPECT_THROW(small->init(VideoFormat{158, 160, ChromaFormat::k420, 8}), Error);
+}
+
+TEST(Speed, GaussianTaps)
+{
+    EXPECT_EQ(filter_width(1, 1.0f), 9);
+    EXPECT_EQ(filter_width(4, 1.0f), 3);
+    EXPECT_EQ(filter_width(1, 4.0f), 37);
+    EXPECT_EQ(filter_width(4, 0.5f), 3);
+    const std::vector<float> t = gaussian_taps(3, 3 / 5.0f);
+    // exp(-0.5 / 0.36) normalised: 0.2494..., 0.5011...
+    EXPECT_FLOAT_EQ(t[0], t[2]);
+    EXPECT_NEAR(t[0], std::exp(-0.5 / 0.36) / (1 + 2 * std::exp(-0.5 / 0.36)), 1e-7);
+    EXPECT_NEAR(t[1], 1 / (1 + 2 * std::exp(-0.5 / 0.36)), 1e-7);
+}
+
+namespace {
+
+// Cyclic Jacobi eigenvalues in double: an independent procedure.
+std::vector<double> jacobi_eigenvalues(std::vector<double> a, int n)
+{
+    for (int sweep = 0; sweep < 100; ++sweep) {
+        double off = 0;
+        for (int p = 0; p < n; ++p)
+            for (int q = p + 1; q < n; ++q) off += a[p * n + q] * a[p * n + q];
+        if (off < 1e-30) break;
+        for (int p = 0; p < n; ++p)
+            for (int q = p + 1; q < n; ++q) {
+                if (a[p * n + q] == 0) continue;
+                const double theta = (a[q * n + q] - a[p * n + p]) / (2 * a[p * n + q]);
+                const double t = (theta >= 0 ? 1 : -1) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
+                const double c = 1 / std::sqrt(t * t + 1), s = t * c;
+                for (int k = 0; k < n; ++k) {
+                    const double akp = a[k * n + p], akq = a[k * n + q];
+                    a[k * n + p] = c * akp - s * akq;
+                    a[k * n + q] = s * akp + c * akq;
+                }
+                for (int k = 0; k < n; ++k) {
+                    const double apk = a[p * n + k], aqk = a[q * n + k];
+                    a[p * n + k] = c * apk - s * aqk;
+                    a[q * n + k] = s * apk + c * aqk;
+                }
+            }
+    }
+    std::vector<double> e(n);
+    for (int i = 0; i < n; ++i) e[i] = a[i * n + i];
+    std::sort(e.begin(), e.end());
+    return e;
+}
+
+}  // namespace
+
+TEST(Speed, EigenvaluesOfSmallSymmetricMatrices)
+{
+    // [[2,1,0],[1,2,1],[0,1,2]]: 2 - sqrt 2, 2, 2 + sqrt 2.
+    const float m3[9] = {2, 1, 0, 1, 2, 1, 0, 1, 2};
+    float eig[3], scratch[9 + 12];
+    ASSERT_TRUE(symmetric_eigenvalues(m3, 3, eig, scratch));
+    std::sort(eig, eig + 3);
+    EXPECT_NEAR(eig[0], 2 - std::sqrt(2.0), 1e-6);
+    EXPECT_NEAR(eig[1], 2, 1e-6);
+    EXPECT_NEAR(eig[2], 2 + std::sqrt(2.0), 1e-6);
+
+    // A 25x25 covariance-like matrix (B B' / 25, positive definite) against Jacobi.
+    std::mt19937 rng(3);
+    std::normal_distribution<float> normal(0, 1);
+    const int n = kBlockElements;
+    std::vector<float> b(n * 40), m(n * n);
+    for (float& x : b) x = normal(rng);
+    std::vector<double> md(n * n);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            float s = 0;
+            for (int k = 0; k < 40; ++k) s += b[i * 40 + k] * b[j * 40 + k];
+            m[i * n + j] = s / 40;
+            md[i * n + j] = m[i * n + j];
+        }
+    std::vector<float> e(n), sc(n * n + 4 * n);
+    ASSERT_TRUE(symmetric_eigenvalues(m.data(), n, e.data(), sc.data()));
+    std::sort(e.begin(), e.end());
+    const std::vector<double> ref = jacobi_eigenvalues(md, n);
+    for (int i = 0; i < n; ++i) EXPECT_NEAR(e[i], ref[i], 2e-5 * ref[n - 1]) << i;
+}
+
+TEST(Speed, QrSolveRecoversAKnownSolution)
+{
+    const int n = kBlockElements, cols = 3;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(-1, 1);
+    std::vector<float> a(n * n), x(n * cols), bvec(n * cols, 0.0f);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) a[i * n + j] = (i == j ? 4.0f : 0.0f) + u(rng) * 0.5f;
+    for (float& v : x) v = u(rng);
+    for (int i = 0; i < n; ++i)
+        for (int c = 0; c < cols; ++c)
+            for (int k = 0; k < n; ++k) bvec[i * cols + c] += a[i * n + k] * x[k * cols + c];
+    std::vector<float> qt(n * n), r(n * n), scratch(4 * n * n + n), qb(n * cols), sol(n * cols);
+    qr_decompose(a.data(), n, qt.data(), r.data(), scratch.data());
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < i; ++j) EXPECT_NEAR(r[i * n + j], 0.0f, 1e-5) << i << "," << j;
+    matmul(qb.data(), qt.data(), bvec.data(), n, cols);
+    ASSERT_TRUE(back_substitute(r.data(), qb.data(), sol.data(), n, cols));
+    for (int i = 0; i < n * cols; ++i) EXPECT_NEAR(sol[i], x[i], 1e-4) << i;
+}
+
+TEST(Speed, BlockScoreModes)
+{
+    const double c = log2_2pi_e();
+    const float base = base_entropy(0.29f, 0.0f, c);
+    // 25 * (log2(0.29) + log2(2 pi e)) in float
+    EXPECT_FLOAT_EQ(base, static_cast<float>(25 * (std::log2(static_cast<double>(0.29f)) + c)));
+    EXPECT_EQ(block_score(base - 1, base - 1, 3, 5, base, 0), 0.0f);  // both below: invisible
+    const float e_ref = 100, e_dis = 90, v_ref = 3, v_dis = 7;
+    EXPECT_FLOAT_EQ(block_score(e_ref, e_dis, v_ref, v_dis, base, 0),
+                    std::fabs(static_cast<float>(100 * 2.0) - static_cast<float>(90 * 3.0)));
+    EXPECT_FLOAT_EQ(block_score(e_ref, e_dis, v_ref, v_dis, base, 1),
+                    std::fabs(static_cast<float>(100 * 2.0) - static_cast<float>(90 * 2.0)));
+    EXPECT_FLOAT_EQ(block_score(e_ref, e_dis, v_ref, v_dis, base, 3),
+                    std::fabs(static_cast<float>(100 * std::log2(6.0)) - static_cast<float>(90 * std::log2(6.0))));
+    EXPECT_FLOAT_EQ(block_score(e_ref, e_dis, v_ref, v_dis, base, 5),
+                    std::fabs(static_cast<float>(100 * 2.0) - static_cast<float>(90 * std::log2(5.0))));
+}
