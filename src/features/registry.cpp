@@ -2,6 +2,7 @@
 // one line here plus its folder under src/features/.
 #include "core/feature.h"
 #include "features/adm/adm.h"
+#include "features/cambi/cambi.h"
 #include "features/motion/motion.h"
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
@@ -17,6 +18,7 @@ const std::vector<FeatureInfo>& feature_registry()
         null_feature::feature_info(),
         vif::feature_info(),
         adm::feature_info(),
+        cambi::feature_info(),
     };
     return features;
 }
