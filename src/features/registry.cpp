@@ -2,6 +2,7 @@
 // one line here plus its folder under src/features/.
 #include "core/feature.h"
 #include "features/adm/adm.h"
+#include "features/cambi/cambi.h"
 #include "features/motion/motion.h"
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
@@ -20,6 +21,7 @@ const std::vector<FeatureInfo>& feature_registry()
         adm::feature_info(),
         speed::chroma_feature_info(),
         speed::temporal_feature_info(),
+        cambi::feature_info(),
     };
     return features;
 }

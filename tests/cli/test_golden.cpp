@@ -206,6 +206,73 @@ INSTANTIATE_TEST_SUITE_P(AllFixtures, Golden, testing::ValuesIn(cases()),
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Golden);
 
+// A feature inside a model run: Netflix's per-frame value of one model input
+// (e.g. the cambi of the VMAF v1.0.16 models), against the same extractor run
+// on its own with the model's options. Checks a feature before the model's
+// other inputs are implemented.
+struct ModelFeatureCase {
+    const char* golden;   // run stem in golden/
+    const char* key;      // the model input's name in its output
+    const char* feature;  // our --feature argument
+};
+
+const ModelFeatureCase kModelFeatureCases[] = {
+    {"vmaf_v1.0.16_3d0h", "cambi_hrs_1080_cmxv_17_vlt_0.06",
+     "cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06"},
+    {"vmaf_v1.0.16_3d0h_enc720p8", "cambi_hrs_1080_cmxv_17_vlt_0.06_encbd_8_ench_720_encw_1280",
+     "cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06:enc_width=1280:"
+     "enc_height=720:enc_bitdepth=8"},
+};
+
+class GoldenModelFeature : public testing::TestWithParam<std::tuple<std::string, int>> {};
+
+TEST_P(GoldenModelFeature, MatchesNetflixInsideTheModelRun)
+{
+    const auto& [fixture, which] = GetParam();
+    const ModelFeatureCase& c = kModelFeatureCases[which];
+    const fs::path dir = fixtures_dir() / fixture;
+    const fs::path golden_file = dir / "golden" / (std::string(c.golden) + ".json");
+    if (!fs::exists(golden_file)) GTEST_SKIP() << "Netflix wrote no " << c.golden << " output on " << fixture;
+    const auto golden = nlohmann::ordered_json::parse(read_file(golden_file));
+
+    const auto info = nlohmann::json::parse(read_file(dir / "fixture.json"));
+    TempDir tmp;
+    const fs::path out = tmp / "out.json";
+    std::ostringstream args;
+    args << "-r " << shell_quote(dir / "ref.yuv") << " -d " << shell_quote(dir / "dis.yuv")
+         << " -w " << info["width"].get<int>() << " -h " << info["height"].get<int>()
+         << " -p " << info["pixel_format"].get<int>() << " -b " << info["bitdepth"].get<int>()
+         << " --threads 1 --no_prediction --feature " << c.feature << " --json --precision max -o "
+         << shell_quote(out);
+    const auto result = run_cli(args.str());
+    ASSERT_EQ(result.exit_code, 0) << args.str() << "\n" << result.stderr_text;
+    const auto ours = nlohmann::ordered_json::parse(read_file(out));
+    ASSERT_EQ(ours["frames"].size(), golden["frames"].size());
+    for (std::size_t i = 0; i < golden["frames"].size(); ++i) {
+        const auto& metrics = golden["frames"][i]["metrics"];
+        ASSERT_TRUE(metrics.contains(c.key)) << golden_file;
+        EXPECT_EQ(g17(ours["frames"][i]["metrics"][c.key]), g17(metrics[c.key])) << "frame " << i;
+    }
+}
+
+std::vector<std::tuple<std::string, int>> model_feature_cases()
+{
+    std::vector<std::tuple<std::string, int>> all;
+    for (const std::string& fixture : fixture_names())
+        for (int i = 0; i < static_cast<int>(std::size(kModelFeatureCases)); ++i) all.emplace_back(fixture, i);
+    return all;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllFixtures, GoldenModelFeature, testing::ValuesIn(model_feature_cases()),
+                         [](const auto& info) {
+                             std::string name = std::get<0>(info.param) + "__" +
+                                                kModelFeatureCases[std::get<1>(info.param)].golden;
+                             for (char& c : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return name;
+                         });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GoldenModelFeature);
+
 TEST(GoldenFixtures, ArePresent)
 {
     if (!fs::is_directory(fixtures_dir()))

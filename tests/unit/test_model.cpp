@@ -467,10 +467,10 @@ TEST(Binding, Errors)
                  "model psnr.json computes no feature with extractor 'adm'; its extractors are: psnr");
     apply_override(loaded, "psnr", {{"bogus", "1"}});
     EXPECT_ERROR(bind_to_extractors(loaded), "model psnr.json, feature psnr_y: feature 'psnr' has no option 'bogus'");
-    LoadedModel unknown = parse(Json{{"model_dict", constant_model_dict(1.0, {"Cambi_feature_cambi_score"})}});
+    LoadedModel unknown = parse(Json{{"model_dict", constant_model_dict(1.0, {"ciede2000"})}});
     unknown.label = "v";
     EXPECT_ERROR(bind_to_extractors(unknown),
-                 "model v needs feature 'Cambi_feature_cambi_score', which twinvmaf does not implement yet");
+                 "model v needs feature 'ciede2000', which twinvmaf does not implement yet");
 }
 
 }  // namespace

@@ -1,0 +1,373 @@
+// The CPU reference of cambi: Netflix's procedure stage by stage, on one
+// picture buffer per thread that every stage rewrites in place, as Netflix
+// does. In-place matters: at small scales the histogram window reaches
+// columns beyond the scaled width, and what it reads there is what the
+// earlier scales left in the buffer (make_setup() refuses the sizes where
+// Netflix would read outside its buffers instead).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "core/cpu_dispatch.h"
+#include "features/cambi/cambi.h"
+#include "features/cambi/cambi_math.h"
+
+namespace twinvmaf::cambi {
+
+namespace {
+
+struct CambiScratch final : Scratch {
+    explicit CambiScratch(const Setup& setup)
+        : stride(setup.alloc_width),
+          image(std::size_t{setup.alloc_width} * setup.alloc_height),
+          mask(std::size_t{setup.alloc_width} * setup.alloc_height),
+          c_values(std::size_t{setup.alloc_width} * setup.alloc_height),
+          histograms(std::size_t{setup.alloc_width} * setup.contrast.band_size),
+          lines(3 * std::size_t{setup.alloc_width}),
+          flat(kMaskFilterSize + 1, std::vector<std::uint8_t>(setup.alloc_width)),
+          column_sums(setup.alloc_width),
+          prefix(setup.alloc_width + 1)
+    {
+    }
+
+    std::size_t stride;  // of image and mask, in samples
+    std::vector<std::uint16_t> image;
+    std::vector<std::uint8_t> mask;
+    std::vector<float> c_values;
+    std::vector<std::uint16_t> histograms;
+    std::vector<std::uint16_t> lines;                 // filter_mode's horizontal pass, 3 rows
+    std::vector<std::vector<std::uint8_t>> flat;      // zero-derivative rows, a ring of 8
+    std::vector<std::uint16_t> column_sums;           // flat samples in 7 rows, per column
+    std::vector<std::uint32_t> prefix;                // of column_sums along the row
+};
+
+// Luma to 10 bits at the scored size (nearest-neighbour when the sizes
+// differ), then Netflix's 2x2 anti-dithering average for encodes of fewer
+// than 10 bits.
+template <class Sample>
+void preprocess(const PlaneView& plane, unsigned bitdepth, unsigned out_w, unsigned out_h, bool anti_dither,
+                CambiScratch& s)
+{
+    std::uint16_t* out = s.image.data();
+    const std::size_t stride = s.stride;
+    if (plane.width == out_w && plane.height == out_h) {
+        for (unsigned i = 0; i < out_h; ++i) {
+            const Sample* in = plane.row<Sample>(i);
+            std::uint16_t* o = out + i * stride;
+            for (unsigned j = 0; j < out_w; ++j) o[j] = to_10bit(in[j], bitdepth);
+        }
+    } else {
+        const ResampleAxis ax = resample_axis(plane.width, out_w);
+        const ResampleAxis ay = resample_axis(plane.height, out_h);
+        std::vector<unsigned> columns(out_w);
+        float x = ax.start;
+        for (unsigned j = 0; j < out_w; ++j, x += ax.ratio) columns[j] = resample_source(x);
+        float y = ay.start;
+        for (unsigned i = 0; i < out_h; ++i, y += ay.ratio) {
+            const Sample* in = plane.row<Sample>(resample_source(y));
+            std::uint16_t* o = out + i * stride;
+            for (unsigned j = 0; j < out_w; ++j) o[j] = to_10bit(in[columns[j]], bitdepth);
+        }
+    }
+    if (!anti_dither) return;
+    // In place, top to bottom and left to right: each sample reads only
+    // samples that are not yet rewritten.
+    for (unsigned i = 0; i + 1 < out_h; ++i) {
+        std::uint16_t* r = out + i * stride;
+        const std::uint16_t* n = r + stride;
+        for (unsigned j = 0; j + 1 < out_w; ++j) r[j] = static_cast<std::uint16_t>((r[j] + r[j + 1] + n[j] + n[j + 1]) >> 2);
+        r[out_w - 1] = static_cast<std::uint16_t>((r[out_w - 1] + n[out_w - 1]) >> 1);
+    }
+    std::uint16_t* last = out + (out_h - 1) * stride;
+    for (unsigned j = 0; j + 1 < out_w; ++j) last[j] = static_cast<std::uint16_t>((last[j] + last[j + 1]) >> 1);
+}
+
+// A sample is in the mask when more than mask_threshold() of the 7x7 samples
+// around it (inside the frame) equal their right and lower neighbours (the
+// last column and row count as equal).
+void spatial_mask(unsigned w, unsigned h, CambiScratch& s)
+{
+    const std::size_t stride = s.stride;
+    const unsigned threshold = mask_threshold(w, h);
+    constexpr int half = kMaskFilterSize / 2;
+    constexpr int ring = kMaskFilterSize + 1;
+    const std::uint16_t* img = s.image.data();
+    std::uint16_t* sums = s.column_sums.data();
+    std::uint32_t* prefix = s.prefix.data();
+    std::fill(sums, sums + w, 0);
+
+    auto flat_row = [&](unsigned r) {
+        std::uint8_t* out = s.flat[r % ring].data();
+        const std::uint16_t* a = img + r * stride;
+        if (r + 1 < h) {
+            const std::uint16_t* b = a + stride;
+            for (unsigned c = 0; c + 1 < w; ++c) out[c] = (a[c] == a[c + 1]) & (a[c] == b[c]);
+            out[w - 1] = a[w - 1] == b[w - 1];
+        } else {
+            for (unsigned c = 0; c + 1 < w; ++c) out[c] = a[c] == a[c + 1];
+            out[w - 1] = 1;
+        }
+        return out;
+    };
+
+    for (int r = 0; r < half && r < static_cast<int>(h); ++r) {
+        const std::uint8_t* f = flat_row(r);
+        for (unsigned c = 0; c < w; ++c) sums[c] += f[c];
+    }
+    for (int r = 0; r < static_cast<int>(h); ++r) {
+        if (r + half < static_cast<int>(h)) {
+            const std::uint8_t* f = flat_row(r + half);
+            for (unsigned c = 0; c < w; ++c) sums[c] += f[c];
+        }
+        if (r - half - 1 >= 0) {
+            const std::uint8_t* f = s.flat[(r - half - 1) % ring].data();
+            for (unsigned c = 0; c < w; ++c) sums[c] -= f[c];
+        }
+        prefix[0] = 0;
+        for (unsigned c = 0; c < w; ++c) prefix[c + 1] = prefix[c] + sums[c];
+        std::uint8_t* m = s.mask.data() + r * stride;
+        for (unsigned c = 0; c < w; ++c) {
+            const unsigned lo = c >= static_cast<unsigned>(half) ? c - half : 0;
+            const unsigned hi = std::min(c + half + 1, w);
+            m[c] = prefix[hi] - prefix[lo] > threshold;
+        }
+    }
+}
+
+// Every other row and column, in place (reads stay ahead of writes).
+template <class T>
+void decimate(T* data, std::size_t stride, unsigned w, unsigned h)
+{
+    for (unsigned i = 0; i < h; ++i) {
+        const T* src = data + 2 * i * stride;
+        T* dst = data + i * stride;
+        for (unsigned j = 0; j < w; ++j) dst[j] = src[2 * j];
+    }
+}
+
+// Netflix's 3x3 separable mode filter, in place: rows 1..h-2 become the
+// vertical mode3 of the horizontal mode3 of rows i-1, i, i+1 (first and last
+// column copied); rows 0 and h-1 stay as they are.
+void filter_mode(std::uint16_t* data, std::size_t stride, unsigned w, unsigned h, std::uint16_t* lines)
+{
+    for (unsigned i = 0; i < h; ++i) {
+        const std::uint16_t* row = data + i * stride;
+        std::uint16_t* line = lines + (i % 3) * w;
+        line[0] = row[0];
+        for (unsigned j = 1; j + 1 < w; ++j) line[j] = mode3(row[j - 1], row[j], row[j + 1]);
+        line[w - 1] = row[w - 1];
+        if (i > 1) {
+            std::uint16_t* out = data + (i - 1) * stride;
+            const std::uint16_t* a = lines;
+            const std::uint16_t* b = lines + w;
+            const std::uint16_t* c = lines + 2 * w;
+            for (unsigned j = 0; j < w; ++j) out[j] = mode3(a[j], b[j], c[j]);
+        }
+    }
+}
+
+// c-values of one scale (w x h) with a window of 2 * pad + 1: per column a
+// histogram of the masked values in the window, updated row by row.
+class Windows {
+public:
+    Windows(CambiScratch& s, const ContrastParams& p, const float* reciprocal, unsigned w, unsigned h, unsigned pad)
+        : s_(s), p_(p), reciprocal_(reciprocal), w_(w), h_(h), pad_(pad),
+          // Columns whose samples enter the histograms: at scales narrower
+          // than the window Netflix also takes columns w..pad-1 of the buffer.
+          columns_(std::max(w, pad))
+    {
+    }
+
+    void run()
+    {
+        std::memset(s_.histograms.data(), 0, sizeof(std::uint16_t) * std::size_t{w_} * p_.band_size);
+        std::memset(s_.c_values.data(), 0, sizeof(float) * std::size_t{w_} * h_);
+        const int pad = static_cast<int>(pad_), h = static_cast<int>(h_);
+        for (int i = 0; i < pad; ++i) update_row<+1>(i);
+        for (int i = 0; i <= pad && i < h; ++i) {
+            if (i + pad < h) update_row<+1>(i + pad);
+            compute_row(i);
+        }
+        for (int i = pad + 1; i < h - pad; ++i) {
+            slide_row(i - pad - 1, i + pad);
+            compute_row(i);
+        }
+        for (int i = std::max(h - pad, pad + 1); i < h; ++i) {
+            update_row<-1>(i - pad - 1);
+            compute_row(i);
+        }
+    }
+
+private:
+    // Raw value of the sample if it is masked and in the band, else -1.
+    int counted(int row, unsigned col) const
+    {
+        const std::size_t at = static_cast<std::size_t>(row) * s_.stride + col;
+        if (!s_.mask[at]) return -1;
+        const unsigned compact = static_cast<unsigned>(s_.image[at]) - p_.band_base;
+        return compact < p_.band_size ? static_cast<int>(compact) : -1;
+    }
+
+    void range(unsigned col, int& lo, int& hi) const
+    {
+        lo = std::max(static_cast<int>(col) - static_cast<int>(pad_), 0);
+        hi = std::min(static_cast<int>(col + pad_ + 1), static_cast<int>(w_));
+    }
+
+    template <int Delta>
+    void update_row(int row)
+    {
+        for (unsigned j = 0; j < columns_; ++j) {
+            const int v = counted(row, j);
+            if (v < 0) continue;
+            int lo, hi;
+            range(j, lo, hi);
+            add<Delta>(v, lo, hi);
+        }
+    }
+
+    void slide_row(int out_row, int in_row)
+    {
+        for (unsigned j = 0; j < columns_; ++j) {
+            const int out = counted(out_row, j);
+            const int in = counted(in_row, j);
+            if (out == in) continue;  // the same value leaves and enters
+            int lo, hi;
+            range(j, lo, hi);
+            if (out >= 0) add<-1>(out, lo, hi);
+            if (in >= 0) add<+1>(in, lo, hi);
+        }
+    }
+
+    template <int Delta>
+    void add(int compact, int lo, int hi)
+    {
+        std::uint16_t* h = s_.histograms.data() + static_cast<std::size_t>(compact) * w_;
+        for (int k = lo; k < hi; ++k) h[k] = static_cast<std::uint16_t>(h[k] + Delta);
+    }
+
+    void compute_row(int row)
+    {
+        const std::uint8_t* m = s_.mask.data() + static_cast<std::size_t>(row) * s_.stride;
+        const std::uint16_t* img = s_.image.data() + static_cast<std::size_t>(row) * s_.stride;
+        float* out = s_.c_values.data() + static_cast<std::size_t>(row) * w_;
+        for (unsigned c = 0; c < w_; ++c) {
+            if (m[c]) out[c] = c_value(s_.histograms.data(), w_, static_cast<int>(c), img[c], p_, reciprocal_);
+        }
+    }
+
+    CambiScratch& s_;
+    const ContrastParams& p_;
+    const float* reciprocal_;
+    unsigned w_, h_, pad_, columns_;
+};
+
+// Netflix's quickselect (Hoare partition around arr[k], descending): leaves
+// the k largest values in arr[0..k), in the order its swaps leave them, which
+// decides the rounding of the sum below.
+void quick_select(float* arr, int n, int k)
+{
+    if (n == k) return;
+    int left = 0, right = n - 1;
+    while (left < right) {
+        const float pivot = arr[k];
+        int i = left, j = right;
+        do {
+            while (arr[i] > pivot) ++i;
+            while (arr[j] < pivot) --j;
+            if (i <= j) {
+                std::swap(arr[i], arr[j]);
+                ++i;
+                --j;
+            }
+        } while (i <= j);
+        if (j < k) left = i;
+        if (k < i) right = j;
+    }
+}
+
+// Mean of the top-k c-values, summed in double in quickselect's order.
+double spatial_pooling(float* c_values, double topk, unsigned w, unsigned h)
+{
+    const int n = static_cast<int>(w * h);
+    const int k = std::clamp(static_cast<int>(topk * n), 1, n);
+    quick_select(c_values, n, k);
+    double sum = 0;
+    for (int i = 0; i < k; ++i) sum += c_values[i];
+    return sum / k;
+}
+
+// The hot parts, in one version per instruction set (core/cpu_dispatch.h).
+TV_CPU_CLONES void mask_clone(CambiScratch& s, unsigned w, unsigned h) { spatial_mask(w, h, s); }
+
+// One scale: decimate (from scale 1 on, or from 0 with the speed-up), mode
+// filter, c-values.
+TV_CPU_CLONES void scale_clone(CambiScratch& s, const ContrastParams& contrast, const float* reciprocal, bool decimate_first,
+                               unsigned w, unsigned h, unsigned pad)
+{
+    if (decimate_first) {
+        decimate(s.image.data(), s.stride, w, h);
+        decimate(s.mask.data(), s.stride, w, h);
+    }
+    filter_mode(s.image.data(), s.stride, w, h, s.lines.data());
+    Windows(s, contrast, reciprocal, w, h, pad).run();
+}
+
+TV_CPU_CLONES void preprocess_8bit(const PlaneView& plane, unsigned bitdepth, unsigned w, unsigned h, bool anti_dither,
+                                   CambiScratch& s)
+{
+    preprocess<std::uint8_t>(plane, bitdepth, w, h, anti_dither, s);
+}
+
+TV_CPU_CLONES void preprocess_16bit(const PlaneView& plane, unsigned bitdepth, unsigned w, unsigned h, bool anti_dither,
+                                    CambiScratch& s)
+{
+    preprocess<std::uint16_t>(plane, bitdepth, w, h, anti_dither, s);
+}
+
+}  // namespace
+
+std::unique_ptr<Scratch> CambiCpu::make_scratch() const { return std::make_unique<CambiScratch>(setup_); }
+
+double CambiCpu::score(const Picture& picture, const Plan& plan, bool heatmaps, std::uint64_t frame,
+                       Scratch& scratch) const
+{
+    CambiScratch& s = static_cast<CambiScratch&>(scratch);
+    const PlaneView luma = picture.plane(0);
+    const unsigned bitdepth = setup_.input.bitdepth;
+    const bool anti_dither = setup_.enc_bitdepth < 10;
+    if (bitdepth > 8) preprocess_16bit(luma, bitdepth, plan.width, plan.height, anti_dither, s);
+    else preprocess_8bit(luma, bitdepth, plan.width, plan.height, anti_dither, s);
+
+    unsigned w = plan.width, h = plan.height;
+    mask_clone(s, w, h);
+    const unsigned pad = plan.window / 2;
+    double per_scale[kScales];
+    for (int scale = 0; scale < kScales; ++scale) {
+        const bool decimate_first = scale > 0 || setup_.high_res_speedup;
+        if (decimate_first) {
+            w = (w + 1) >> 1;
+            h = (h + 1) >> 1;
+        }
+        scale_clone(s, setup_.contrast, reciprocal_table(), decimate_first, w, h, pad);
+        if (heatmaps) write_heatmap(scale, frame, s.c_values.data(), w, h);
+        per_scale[scale] = spatial_pooling(s.c_values.data(), setup_.topk, w, h);
+    }
+    double weighted = 0.0;
+    for (int scale = 0; scale < kScales; ++scale) weighted += per_scale[scale] * kScaleWeights[scale];
+    const unsigned window_pixels = (2 * pad + 1) * (2 * pad + 1);
+    return weighted / static_cast<std::uint16_t>(window_pixels);
+}
+
+void CambiCpu::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const
+{
+    const double max_val = settings_.max_val;
+    const double dis = score(inputs.dis, setup_.dis, !heatmaps_.empty(), inputs.index, *scratch);
+    scores.set(0, std::min(dis, max_val));
+    if (!settings_.full_ref) return;
+    const double src = score(inputs.ref, setup_.src, false, inputs.index, *scratch);
+    scores.set(1, std::min(src, max_val));
+    scores.set(2, std::min(std::max(0.0, dis - src), max_val));
+}
+
+}  // namespace twinvmaf::cambi
