@@ -1,7 +1,8 @@
 // Host-to-device feeding paths for large raw frames, in GB/s of frame data:
 //   pread -> pinned:        reading into pinned pictures (T threads)
 //   pinned -> device:       the upload alone (one stream)
-//   pread -> pinned -> dev: both, overlapped (T readers, one copy stream)
+//   pinned allocation:      cudaHostAlloc on 1 and 8 threads, and huge pages
+//                           (madvise) registered with cudaHostRegister
 //   mmap + register -> dev: pinning the file's page-cache pages and uploading
 //                           straight from them (no host copy), per frame
 // Run on a GPU machine:  bench_gpu_upload FILE FRAME_BYTES [THREADS]
@@ -15,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -87,38 +89,43 @@ int main(int argc, char** argv)
     s = seconds_since(t0);
     std::printf("pinned -> device:       %6.1f GB/s (%.3f ms/frame)\n", gb / s, 1000 * s / frames);
 
-    // Overlapped: readers fill ring slots in order; the main thread uploads.
-    t0 = Clock::now();
+    // Allocation variants for the pictures themselves (per frame buffer).
     {
-        std::vector<std::atomic<long>> filled(ring);
-        for (auto& f : filled) f = -1;
-        std::vector<gpuEvent_t> uploaded(ring);
-        for (auto& e : uploaded) must(gpuEventCreate(&e, gpuEventDisableTiming), "event");
-        std::atomic<long> released{static_cast<long>(ring) - 1};  // highest frame whose slot is free
+        const unsigned n = 16;
+        std::vector<void*> extra(n);
+        t0 = Clock::now();
         std::vector<std::thread> pool;
-        for (unsigned t = 0; t < threads; ++t)
+        for (unsigned t = 0; t < 8; ++t)
             pool.emplace_back([&, t] {
-                for (std::size_t i = t; i < frames; i += threads) {
-                    while (static_cast<long>(i) > released.load()) std::this_thread::yield();
-                    (void)!::pread(fd, pinned[i % ring], frame, static_cast<off_t>(i * frame));
-                    filled[i % ring] = static_cast<long>(i);
-                }
+                for (unsigned i = t; i < n; i += 8) must(gpuHostAlloc(&extra[i], frame), "pinned alloc");
             });
-        for (std::size_t i = 0; i < frames; ++i) {
-            while (filled[i % ring].load() != static_cast<long>(i)) std::this_thread::yield();
-            must(gpuMemcpyAsync(device, pinned[i % ring], frame, gpuMemcpyHostToDevice, stream), "upload");
-            must(gpuEventRecord(uploaded[i % ring], stream), "record");
-            if (i + 1 >= ring) {
-                // Frame i + 1 reuses the slot of frame i + 1 - ring.
-                must(gpuEventSynchronize(uploaded[(i + 1) % ring]), "wait");
-            }
-            released = static_cast<long>(i + 1 >= ring ? i + 1 : ring - 1);
-        }
-        must(gpuStreamSynchronize(stream), "sync");
         for (auto& th : pool) th.join();
+        s = seconds_since(t0);
+        std::printf("pinned alloc, 8 threads: %.2f ms per frame buffer (%.1f GB/s)\n", 1000 * s / n, n * frame / 1e9 / s);
+        for (void* p : extra) (void)gpuFreeHost(p);
+
+        const std::size_t huge = std::size_t{2} << 20;
+        const std::size_t rounded = (frame + huge - 1) / huge * huge;
+        t0 = Clock::now();
+        for (unsigned i = 0; i < n; ++i) {
+            extra[i] = std::aligned_alloc(huge, rounded);
+            ::madvise(extra[i], rounded, MADV_HUGEPAGE);
+            std::memset(extra[i], 0, rounded);
+            must(cudaHostRegister(extra[i], rounded, cudaHostRegisterPortable), "register");
+        }
+        s = seconds_since(t0);
+        std::printf("huge pages + register:   %.2f ms per frame buffer (%.1f GB/s)\n", 1000 * s / n, n * frame / 1e9 / s);
+        t0 = Clock::now();
+        for (unsigned i = 0; i < n; ++i)
+            must(gpuMemcpyAsync(device, extra[i], frame, gpuMemcpyHostToDevice, stream), "upload");
+        must(gpuStreamSynchronize(stream), "sync");
+        s = seconds_since(t0);
+        std::printf("  its upload:            %6.1f GB/s\n", n * frame / 1e9 / s);
+        for (void* p : extra) {
+            (void)cudaHostUnregister(p);
+            std::free(p);
+        }
     }
-    s = seconds_since(t0);
-    std::printf("pread -> pinned -> dev: %6.1f GB/s (%.3f ms/frame)\n", gb / s, 1000 * s / frames);
 
     // mmap + register each frame's pages + upload + unregister.
     void* map = ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);

@@ -213,9 +213,9 @@ int run(const Settings& settings)
             const double total_ms =
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
             std::fprintf(stderr,
-                         "twinvmaf: host ms: engine setup %.1f, frame loop %.1f (%.3f/frame), whole run %.1f; "
+                         "twinvmaf: host ms: engine setup %.1f, %zu pinned pictures %.1f, frame loop %.1f (%.3f/frame), whole run %.1f; "
                          "device span %.1f (%.3f/frame)\n",
-                         gpu.setup_ms, 1000 * result.seconds, 1000 * result.seconds / n, total_ms,
+                         gpu.setup_ms, gpu.pinned_pictures, gpu.pinned_ms, 1000 * result.seconds, 1000 * result.seconds / n, total_ms,
                          gpu.device_span_ms, gpu.device_span_ms / n);
         }
     }

@@ -16,7 +16,7 @@ unsigned default_read_threads()
         if (n > 0) return static_cast<unsigned>(std::min(n, 64));
     }
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    return std::clamp(cores / 2, 1u, 6u);
+    return std::clamp(cores / 2, 1u, 8u);
 }
 
 FrameSource::FrameSource(VideoReader& reference, VideoReader& distorted, std::shared_ptr<PicturePool> pool,
@@ -34,7 +34,14 @@ FrameSource::FrameSource(VideoReader& reference, VideoReader& distorted, std::sh
     if (by_number_) {
         total_ = std::min(*reference.frame_count() - base_[0], *distorted.frame_count() - base_[1]);
         if (config_.frame_limit) total_ = std::min(total_, config_.frame_limit);
-        const unsigned workers = std::max(1u, std::min(config_.read_threads, config_.ahead));
+        // Large frames are read in parts, so all threads can work on one
+        // frame pair and little needs to be read ahead: about 1 MiB or more a
+        // part, up to half the threads per picture.
+        const std::size_t frame_bytes = reference.format().frame_bytes();
+        const std::size_t by_size = std::max<std::size_t>(1, frame_bytes >> 20);
+        parts_ = static_cast<unsigned>(std::clamp<std::size_t>(by_size, 1, std::max(1u, config_.read_threads / 2)));
+        units_per_frame_ = 2 * parts_;
+        const unsigned workers = std::max(1u, config_.read_threads);
         for (unsigned w = 0; w < workers; ++w) threads_.emplace_back([this, w] { read_by_number(w); });
     } else {
         for (unsigned lane = 0; lane < 2; ++lane) threads_.emplace_back([this, lane] { read_in_order(lane); });
@@ -55,32 +62,55 @@ void FrameSource::read_by_number(unsigned)
 {
     for (;;) {
         std::uint64_t index = 0;
+        unsigned lane = 0, part = 0;
+        Picture* target = nullptr;
         {
             std::unique_lock lock(mutex_);
-            changed_.wait(lock, [&] { return stopping_ || claimed_ >= total_ || may_fill(claimed_); });
-            if (stopping_ || claimed_ >= total_) return;
-            index = claimed_++;
-        }
-        Entry read[2];
-        for (unsigned lane = 0; lane < 2; ++lane) {
-            try {
-                read[lane].picture = pool_->get();
-                lanes_[lane].reader->read_frame_at(base_[lane] + index, *read[lane].picture);
-            } catch (...) {
-                read[lane].picture.reset();
-                read[lane].error = std::current_exception();
-                break;  // the pair fails at its first error, as in order
+            changed_.wait(lock, [&] {
+                const std::uint64_t frame = next_unit_ / units_per_frame_;
+                return stopping_ || frame >= total_ || may_fill(frame);
+            });
+            const std::uint64_t unit = next_unit_;
+            index = unit / units_per_frame_;
+            if (stopping_ || index >= total_) return;
+            ++next_unit_;
+            const unsigned within = static_cast<unsigned>(unit % units_per_frame_);
+            lane = within / parts_;
+            part = within % parts_;
+            if (within == 0) {
+                // The frame's first unit: its pictures, before any part is read.
+                for (Lane& l : lanes_) {
+                    Entry& slot = l.ring[index % config_.ahead];
+                    slot.picture = pool_->get();
+                    slot.picture->reset(l.reader->format());
+                    slot.parts_left = parts_;
+                }
             }
+            target = lanes_[lane].ring[index % config_.ahead].picture.get();
         }
+        // Even offsets (whole samples); the last part takes the remainder.
+        const std::size_t bytes = target->size_bytes();
+        const std::size_t share = bytes / parts_ & ~std::size_t{7};
+        const std::size_t offset = part * share;
+        const std::size_t length = part + 1 == parts_ ? bytes - offset : share;
+        std::exception_ptr error;
+        try {
+            lanes_[lane].reader->read_frame_part_at(base_[lane] + index, *target, offset, length);
+        } catch (...) {
+            error = std::current_exception();
+        }
+        bool finished = false;
         {
             std::lock_guard lock(mutex_);
-            for (unsigned lane = 0; lane < 2; ++lane) {
-                Entry& slot = lanes_[lane].ring[index % config_.ahead];
-                slot = std::move(read[lane]);
+            Entry& slot = lanes_[lane].ring[index % config_.ahead];
+            if (error && !slot.error) slot.error = error;
+            if (--slot.parts_left == 0) {
                 slot.ready = true;
+                if (slot.error) slot.picture.reset();
+                finished = true;
             }
         }
-        changed_.notify_all();
+        if (finished) changed_.notify_all();
     }
 }
 

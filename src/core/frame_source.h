@@ -3,10 +3,11 @@
 //
 // Reading is not on the scoring path: while the pipeline scores frame N, the
 // readers fill pictures for N+1 .. N+ahead. Raw YUV in regular files is read
-// by several threads at once (each reads whole frames by number with pread),
-// which a 4K GPU run needs: one thread copies a few GB/s out of the page
-// cache, the device scores a 25 MB frame pair in about a millisecond. Pipes
-// and Y4M files are read in order, one thread per input.
+// by several threads at once, by frame number and in parts of about a MiB
+// (pread), which a 4K GPU run needs: one thread copies a few GB/s out of the
+// page cache, the device scores a 25 MB frame pair in about a millisecond.
+// Reading in parts keeps read-ahead (and so pinned memory) small. Pipes and
+// Y4M files are read in order, one thread per input.
 //
 // Errors (a truncated frame, a sample above the bit depth) surface from
 // next() at the frame where they happened, as if read in order.
@@ -64,6 +65,7 @@ private:
         bool end = false;  // this input has no frame here
         std::shared_ptr<Picture> picture;
         std::exception_ptr error;
+        unsigned parts_left = 0;  // random access: parts still being read
     };
     // One ring of `ahead` entries per input; entry i % ahead holds frame i.
     struct Lane {
@@ -72,7 +74,7 @@ private:
     };
 
     void read_in_order(unsigned lane);       // one thread per input
-    void read_by_number(unsigned worker);    // several threads, both inputs
+    void read_by_number(unsigned worker);    // several threads, parts of both inputs
     bool may_fill(std::uint64_t index) const { return index < consumed_ + config_.ahead; }
     void warn_shorter(std::uint64_t scored, unsigned ended_lane);
 
@@ -86,7 +88,9 @@ private:
     std::mutex mutex_;
     std::condition_variable changed_;
     std::uint64_t consumed_ = 0;   // frames handed out by next()
-    std::uint64_t claimed_ = 0;    // random access: next frame number to read
+    std::uint64_t next_unit_ = 0;  // random access: next (frame, lane, part) to read
+    unsigned parts_ = 1;           // random access: parts a picture is read in
+    unsigned units_per_frame_ = 2;
     std::uint64_t total_ = 0;      // random access: frames that exist in both
     bool stopping_ = false;
     bool finished_ = false;        // an input ended or failed: no more pairs

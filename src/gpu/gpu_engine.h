@@ -34,7 +34,9 @@ struct GpuStats {
     // all frames, from events around the uploads, each twin and the readback.
     double upload_ms = 0.0;
     double setup_ms = 0.0;
-    double device_span_ms = 0.0;  // first upload to last readback: the device's pace  // engine construction (device init, allocations), wall clock
+    double device_span_ms = 0.0;
+    double pinned_ms = 0.0;            // pinned pictures allocated up front (pipeline)
+    std::size_t pinned_pictures = 0;  // first upload to last readback: the device's pace  // engine construction (device init, allocations), wall clock
     double readback_ms = 0.0;
     std::vector<std::pair<std::string, double>> twin_ms;  // per feature
 };

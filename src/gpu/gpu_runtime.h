@@ -25,6 +25,8 @@ inline gpuError_t gpuFree(void* p) { return hipFree(p); }
 // Portable: pinned for every device, whichever thread allocates it.
 inline gpuError_t gpuHostAlloc(void** p, size_t bytes) { return hipHostMalloc(p, bytes, hipHostMallocPortable); }
 inline gpuError_t gpuFreeHost(void* p) { return hipHostFree(p); }
+inline gpuError_t gpuHostRegister(void* p, size_t bytes) { return hipHostRegister(p, bytes, hipHostRegisterPortable); }
+inline gpuError_t gpuHostUnregister(void* p) { return hipHostUnregister(p); }
 inline gpuError_t gpuMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, gpuStream_t s)
 {
     return hipMemcpyAsync(dst, src, bytes, kind, s);
@@ -64,6 +66,8 @@ inline gpuError_t gpuFree(void* p) { return cudaFree(p); }
 // Portable: pinned for every device, whichever thread allocates it.
 inline gpuError_t gpuHostAlloc(void** p, size_t bytes) { return cudaHostAlloc(p, bytes, cudaHostAllocPortable); }
 inline gpuError_t gpuFreeHost(void* p) { return cudaFreeHost(p); }
+inline gpuError_t gpuHostRegister(void* p, size_t bytes) { return cudaHostRegister(p, bytes, cudaHostRegisterPortable); }
+inline gpuError_t gpuHostUnregister(void* p) { return cudaHostUnregister(p); }
 inline gpuError_t gpuMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, gpuStream_t s)
 {
     return cudaMemcpyAsync(dst, src, bytes, kind, s);

@@ -197,15 +197,22 @@ bool RawReader::read(Picture& picture)
 
 void RawReader::read_frame_at(std::uint64_t frame, Picture& picture) const
 {
-    if (!frame_count_ || frame >= *frame_count_)
-        throw Error(path_ + ": internal: frame " + std::to_string(frame) + " read out of range");
     picture.reset(format_);
-    const std::size_t got = file_.read_at(picture.bytes(), frame_bytes_, frame * frame_bytes_);
+    read_frame_part_at(frame, picture, 0, frame_bytes_);
+}
+
+void RawReader::read_frame_part_at(std::uint64_t frame, Picture& picture, std::size_t offset,
+                                   std::size_t length) const
+{
+    if (!frame_count_ || frame >= *frame_count_ || offset + length > frame_bytes_ ||
+        picture.size_bytes() != frame_bytes_)
+        throw Error(path_ + ": internal: frame " + std::to_string(frame) + " read out of range");
+    const std::size_t got = file_.read_at(picture.bytes() + offset, length, frame * frame_bytes_ + offset);
     // The size was checked at open; a file that shrank since is truncated.
-    if (got < frame_bytes_)
-        throw Error(path_ + ": frame " + std::to_string(frame) + ": truncated frame (got " + std::to_string(got) +
-                    " of " + std::to_string(frame_bytes_) + " bytes)");
-    check_sample_range(picture, path_, frame);
+    if (got < length)
+        throw Error(path_ + ": frame " + std::to_string(frame) + ": truncated frame (got " +
+                    std::to_string(offset + got) + " of " + std::to_string(frame_bytes_) + " bytes)");
+    check_sample_range(picture, path_, frame, offset, length);
 }
 
 void RawReader::skip(std::uint64_t count)

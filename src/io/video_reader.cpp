@@ -29,6 +29,11 @@ void VideoReader::read_frame_at(std::uint64_t, Picture&) const
     throw Error(path_ + ": internal: this input cannot be read out of order");
 }
 
+void VideoReader::read_frame_part_at(std::uint64_t, Picture&, std::size_t, std::size_t) const
+{
+    throw Error(path_ + ": internal: this input cannot be read out of order");
+}
+
 std::unique_ptr<VideoReader> open_video(const std::string& path,
                                         const std::optional<VideoFormat>& raw_format)
 {
@@ -54,6 +59,12 @@ std::unique_ptr<VideoReader> open_video(const std::string& path,
 
 void check_sample_range(const Picture& picture, const std::string& what, std::uint64_t frame)
 {
+    check_sample_range(picture, what, frame, 0, picture.size_bytes());
+}
+
+void check_sample_range(const Picture& picture, const std::string& what, std::uint64_t frame,
+                        std::size_t offset, std::size_t length)
+{
     const unsigned depth = picture.format().bitdepth;
     // 8-bit samples are one byte and 16-bit ones use every bit: nothing to check.
     if (depth <= 8 || depth >= 16) return;
@@ -61,8 +72,8 @@ void check_sample_range(const Picture& picture, const std::string& what, std::ui
     // Samples are little-endian in the buffer, so a value above the depth's
     // maximum has a bit at or above (depth - 8) in its high (odd) byte. OR all
     // 8-byte words together and test those bits once: a branch-free loop.
-    const std::uint8_t* bytes = picture.bytes();
-    const std::size_t size = picture.size_bytes();
+    const std::uint8_t* bytes = picture.bytes() + offset;
+    const std::size_t size = length;
     const auto high_mask = static_cast<std::uint8_t>(0xFFu << (depth - 8));
     std::uint8_t mask_bytes[8];
     for (int i = 0; i < 8; ++i) mask_bytes[i] = (i & 1) ? high_mask : 0;

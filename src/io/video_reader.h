@@ -41,6 +41,13 @@ public:
     // from several threads; does not move position().
     virtual void read_frame_at(std::uint64_t frame, Picture& picture) const;
 
+    // Reads bytes [offset, offset + length) of frame `frame` into the same
+    // bytes of `picture`, already reset() to format(), with the sample check
+    // on them: several threads can fill one large frame. Offset and length are
+    // even. Only when random_access().
+    virtual void read_frame_part_at(std::uint64_t frame, Picture& picture, std::size_t offset,
+                                    std::size_t length) const;
+
     // Frames returned or skipped so far.
     std::uint64_t position() const { return position_; }
 
@@ -62,5 +69,9 @@ std::unique_ptr<VideoReader> open_video(const std::string& path,
 // read with --bitdepth 8 is caught by its size; an 8-bit value range is always
 // valid, so only > 8-bit formats are checked). `what` names the source.
 void check_sample_range(const Picture& picture, const std::string& what, std::uint64_t frame);
+// The same for bytes [offset, offset + length) of the picture (offset and
+// length even: whole samples).
+void check_sample_range(const Picture& picture, const std::string& what, std::uint64_t frame,
+                        std::size_t offset, std::size_t length);
 
 }  // namespace twinvmaf

@@ -179,6 +179,52 @@ TEST(FrameSource, BadFrameFailsAtItsIndexAfterTheGoodOnes)
     }
 }
 
+TEST(FrameSource, LargeFramesAreReadInPartsWithEveryByteAndCheck)
+{
+    // 1920x1080 10-bit: 6.2 MB a frame, read in 4 parts by 8 threads.
+    VideoFormat format;
+    format.width = 1920;
+    format.height = 1080;
+    format.chroma = ChromaFormat::k420;
+    format.bitdepth = 10;
+    auto frame = [&](unsigned n) {
+        std::string bytes(format.frame_bytes(), '\0');
+        for (std::size_t i = 0; i < bytes.size(); i += 2) {
+            const unsigned value = (i / 2 * 7 + n * 13) % 1024;
+            bytes[i] = static_cast<char>(value & 0xFF);
+            bytes[i + 1] = static_cast<char>(value >> 8);
+        }
+        return bytes;
+    };
+    std::string ref, dis;
+    for (unsigned n = 0; n < 4; ++n) {
+        ref += frame(n);
+        dis += frame(n + 100);
+    }
+    // Frame 2 of the distorted input: one sample above 1023 in the last part.
+    const std::size_t bad = 2 * format.frame_bytes() + format.frame_bytes() - 10;
+    dis[bad + 1] = 0x04;
+    TempDir tmp;
+    write_file(tmp / "ref.yuv", ref);
+    write_file(tmp / "dis.yuv", dis);
+    auto r = open_video(tmp / "ref.yuv", format);
+    auto d = open_video(tmp / "dis.yuv", format);
+    FrameSource source(*r, *d, std::make_shared<PicturePool>(nullptr),
+                       FrameSourceConfig{.frame_limit = 0, .read_threads = 8, .ahead = 3, .warn = {}});
+    for (unsigned n = 0; n < 2; ++n) {
+        auto pair = source.next();
+        ASSERT_TRUE(pair.has_value());
+        EXPECT_EQ(bytes_of(*pair->ref), frame(n)) << n;
+        EXPECT_EQ(bytes_of(*pair->dis), frame(n + 100)) << n;
+    }
+    try {
+        source.next();
+        FAIL() << "frame 2 should fail";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("dis.yuv: frame 2: sample value"), std::string::npos) << e.what();
+    }
+}
+
 TEST(FrameSource, StopsEarlyWithoutReadingEverything)
 {
     // Destroying a source mid-video joins its readers (no hang, no leak).
