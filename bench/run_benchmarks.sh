@@ -216,7 +216,9 @@ per_feature_case() {
   echo
   echo "Per extractor, run alone, one thread ($name, $frames frames; each includes reading the pair;"
   echo "CPU ms/frame = user + system time, least of 3 runs):"
-  printf '%-14s %12s %12s %8s   %s\n' extractor "tv cpu ms/fr" "nflx cpu ms" ratio options
+  echo "(net: less the \"(read only)\" row, the extractor's own share)"
+  printf '%-14s %12s %12s %8s %9s %9s %8s   %s\n' extractor "tv cpu ms/fr" "nflx cpu ms" ratio "tv net" "nflx net" "net rat" options
+  local read_ms="" read_nms=""
   while read -r spec; do
     local args=(-r "$tmp/$name.ref.yuv" -d "$tmp/$name.dis.yuv" -w "$w" -h "$h" -p 420 -b "$depth"
                 --no_prediction --threads 1 -q --json -o "$tmp/out.json")
@@ -231,9 +233,18 @@ per_feature_case() {
       nms=$(printf '%.3f' "$(echo "1000 * $nt / $frames" | bc -l)")
       ratio=$(printf '%.2fx' "$(echo "$nt / $t" | bc -l)")
     fi
-    local opt="${spec#*=}"
+    local opt="${spec#*=}" net="-" nnet="-" nratio="-"
     [ "$opt" = "$spec" ] && opt=""
-    printf '%-14s %12.3f %12s %8s   %s\n' "${spec%%=*}" "$ms" "$nms" "$ratio" "$opt"
+    if [ "$spec" = "(read only)" ]; then
+      read_ms=$ms; read_nms=$nms
+    else
+      net=$(printf '%.3f' "$(echo "$ms - $read_ms" | bc -l)")
+      if [ -n "$netflix" ]; then
+        nnet=$(printf '%.3f' "$(echo "$nms - $read_nms" | bc -l)")
+        nratio=$(printf '%.2fx' "$(echo "$nnet / $net" | bc -l)")
+      fi
+    fi
+    printf '%-14s %12.3f %12s %8s %9s %9s %8s   %s\n' "${spec%%=*}" "$ms" "$nms" "$ratio" "$net" "$nnet" "$nratio" "$opt"
   done < <(echo "(read only)"; model_features)
 }
 
