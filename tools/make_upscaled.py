@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Makes a large benchmark input from a small 4:2:0 8-bit fixture: every frame
-scaled to WIDTHxHEIGHT (nearest neighbour), the clip looped to FRAMES frames.
+"""Makes a large benchmark input from a small 4:2:0 fixture (8-bit, or 10/12-bit
+with uint16 little-endian samples): every frame scaled to WIDTHxHEIGHT (nearest
+neighbour), the clip looped to FRAMES frames. The output keeps the fixture's
+bit depth and sample layout.
 
     tools/make_upscaled.py FIXTURE_DIR WIDTHxHEIGHT FRAMES OUT_DIR
 
@@ -17,11 +19,13 @@ def main():
     width, height = (int(v) for v in size.split("x"))
     with open(os.path.join(fixture, "fixture.json")) as f:
         info = json.load(f)
-    if info["pixel_format"] != 420 or info["bitdepth"] != 8:
-        sys.exit("only 4:2:0 8-bit fixtures")
+    if info["pixel_format"] != 420 or info["bitdepth"] not in (8, 10, 12):
+        sys.exit("only 4:2:0 8-, 10- or 12-bit fixtures")
+    dtype = np.uint8 if info["bitdepth"] == 8 else np.dtype("<u2")
     w, h = info["width"], info["height"]
     cw, ch = (w + 1) // 2, (h + 1) // 2
-    frame_bytes = w * h + 2 * cw * ch
+    frame_samples = w * h + 2 * cw * ch
+    ocw, och = (width + 1) // 2, (height + 1) // 2
     os.makedirs(out, exist_ok=True)
 
     def scale(plane, pw, ph, ow, oh):
@@ -30,15 +34,15 @@ def main():
         return plane.reshape(ph, pw)[rows][:, cols]
 
     for side in ("ref", "dis"):
-        data = np.fromfile(os.path.join(fixture, side + ".yuv"), dtype=np.uint8)
-        source_frames = len(data) // frame_bytes
+        data = np.fromfile(os.path.join(fixture, side + ".yuv"), dtype=dtype)
+        source_frames = len(data) // frame_samples
         scaled = []
         for i in range(source_frames):
-            frame = data[i * frame_bytes:(i + 1) * frame_bytes]
+            frame = data[i * frame_samples:(i + 1) * frame_samples]
             y = scale(frame[:w * h], w, h, width, height)
-            u = scale(frame[w * h:w * h + cw * ch], cw, ch, width // 2, height // 2)
-            v = scale(frame[w * h + cw * ch:], cw, ch, width // 2, height // 2)
-            scaled.append(np.concatenate([y.ravel(), u.ravel(), v.ravel()]).tobytes())
+            u = scale(frame[w * h:w * h + cw * ch], cw, ch, ocw, och)
+            v = scale(frame[w * h + cw * ch:], cw, ch, ocw, och)
+            scaled.append(np.concatenate([y.ravel(), u.ravel(), v.ravel()]).astype(dtype).tobytes())
         with open(os.path.join(out, side + ".yuv"), "wb") as f:
             for i in range(frames):
                 f.write(scaled[i % source_frames])
