@@ -70,41 +70,44 @@ InputFile::InputFile(InputFile&& other) noexcept
 {
 }
 
-std::size_t InputFile::read_fully(void* destination, std::size_t count)
+namespace {
+
+// Calls `read_some(destination, count, done)` (read(2) or pread(2) of at most
+// `count` bytes after `done` bytes) until `count` bytes arrived or the file
+// ended, retrying short reads (pipes) and EINTR. Returns the bytes read.
+template <class ReadSome>
+std::size_t read_until_full(const std::string& path, void* destination, std::size_t count, ReadSome read_some)
 {
     auto* out = static_cast<std::uint8_t*>(destination);
     std::size_t done = 0;
     while (done < count) {
         // Linux caps one read at about 2 GiB; huge frames take several.
         const std::size_t chunk = std::min<std::size_t>(count - done, std::size_t{1} << 30);
-        const ssize_t got = ::read(fd_, out + done, chunk);
+        const ssize_t got = read_some(out + done, chunk, done);
         if (got > 0) {
             done += static_cast<std::size_t>(got);
         } else if (got == 0) {
             break;
         } else if (errno != EINTR) {
-            throw Error(path_ + ": read error: " + std::strerror(errno));
+            throw Error(path + ": read error: " + std::strerror(errno));
         }
     }
     return done;
 }
 
+}  // namespace
+
+std::size_t InputFile::read_fully(void* destination, std::size_t count)
+{
+    return read_until_full(path_, destination, count,
+                           [&](void* to, std::size_t n, std::size_t) { return ::read(fd_, to, n); });
+}
+
 std::size_t InputFile::read_at(void* destination, std::size_t count, std::uint64_t offset) const
 {
-    auto* out = static_cast<std::uint8_t*>(destination);
-    std::size_t done = 0;
-    while (done < count) {
-        const std::size_t chunk = std::min<std::size_t>(count - done, std::size_t{1} << 30);
-        const ssize_t got = ::pread(fd_, out + done, chunk, static_cast<off_t>(offset + done));
-        if (got > 0) {
-            done += static_cast<std::size_t>(got);
-        } else if (got == 0) {
-            break;
-        } else if (errno != EINTR) {
-            throw Error(path_ + ": read error: " + std::strerror(errno));
-        }
-    }
-    return done;
+    return read_until_full(path_, destination, count, [&](void* to, std::size_t n, std::size_t done) {
+        return ::pread(fd_, to, n, static_cast<off_t>(offset + done));
+    });
 }
 
 int InputFile::release()
