@@ -14,20 +14,18 @@
 //      the angle test, decouple_gain / decouple_sample per orientation, and
 //      add_masking_weights_sample over h, v, d in the CPU's order (theta 0
 //      starts the sums) for the DLM and the AIM weights.
-//   3. mask_kernel: one block per segment of a scored row, one thread per
-//      coefficient: masking_threshold_at() (the 3x3 window, rows and columns
-//      mirror()ed as the CPU's ring and masking_threshold_row() do), the
-//      masked cubes, and the reference cubes of the denominator; then
-//      finish_rows_kernel adds each row's segments and rounds the row.
+//   3. mask_kernel: one block per scored row: masking_threshold_at() (the
+//      3x3 window, rows and columns mirror()ed as the CPU's ring and
+//      masking_threshold_row() do), the masked cubes, and the reference
+//      cubes of the denominator.
 // Everything is the math headers' functions, per sample.
 //
 // Exactness: all of it is integer. Each row's sums (uint64, wrapping as the
-// CPU's do) are order-free, so a block adds its threads' values with
-// shared-memory atomics into segment sums, and the finishing thread of a row
-// adds the segments, applies the CPU's per-row rounding (round_row_sum /
-// round_row_sum_unsigned) to the complete row sum and adds the rounded value
-// to the scale's total with a 64-bit atomicAdd (addition modulo 2^64:
-// order-free, as the CPU's uint64 totals).
+// CPU's do) are order-free, so the block adds its threads' partial sums with
+// shared-memory atomics; thread 0 then applies the CPU's per-row rounding
+// (round_row_sum / round_row_sum_unsigned) to the complete row sum and adds
+// the rounded value to the scale's total with a 64-bit atomicAdd (addition
+// modulo 2^64: order-free, as the CPU's uint64 totals).
 //
 // Masking reads decouple's outputs only inside the decoupled region (it is
 // the scored region grown by the window, see adm_math.h), which is exactly
@@ -53,8 +51,7 @@ constexpr int kSumsPerScale = 3 * kOrientations;
 
 constexpr unsigned kTileX = 32;  // 2D kernels: 32 x 8 threads
 constexpr unsigned kTileY = 8;
-constexpr unsigned kMaskThreads = 128;  // columns of a row segment
-constexpr unsigned kFinishThreads = 128;
+constexpr unsigned kMaskThreads = 256;
 
 // Device memory owned by the twin.
 template <class T>
@@ -194,37 +191,31 @@ __global__ void decouple_kernel(Bands<typename Arith::Coef> bands, Decoupled<typ
     out.aim_centre[i] = aim_centre;
 }
 
-// ---- 3. masking and the denominator, row segments, then whole rows ----------
+// ---- 3. masking and the denominator, one block per scored row ---------------
 
-// mask_kernel: one block per (segment of kMaskThreads columns, scored row), one
-// coefficient per thread; it writes the segment's nine partial sums. Rows are
-// split so that a frame gives thousands of blocks (one block per row left the
-// device latency-bound). finish_rows_kernel then adds a row's segments, applies
-// the CPU's per-row rounding and adds the rounded value to the scale's totals.
-// All of it is uint64 addition modulo 2^64, which does not depend on order.
 template <class Arith>
 __global__ void __launch_bounds__(kMaskThreads)
     mask_kernel(Bands<typename Arith::Coef> bands, Decoupled<typename Arith::Coef> in, ScaleParams p,
-                bool skip_aim, unsigned long long* partials)
+                bool skip_aim, unsigned long long* sums)
 {
-    __shared__ unsigned long long segment_sums[kSumsPerScale];
-    const int y = p.scored.top + static_cast<int>(blockIdx.y);
-    const int x = p.scored.left + static_cast<int>(blockIdx.x * kMaskThreads + threadIdx.x);
-    if (threadIdx.x < kSumsPerScale) segment_sums[threadIdx.x] = 0;
+    __shared__ unsigned long long row_sums[kSumsPerScale];
+    const int y = p.scored.top + static_cast<int>(blockIdx.x);
+    if (threadIdx.x < kSumsPerScale) row_sums[threadIdx.x] = 0;
     __syncthreads();
 
-    if (x < p.scored.right) {
-        const std::size_t pitch = static_cast<std::size_t>(p.width);
-        const std::size_t row = static_cast<std::size_t>(y) * pitch;
-        const std::size_t above = static_cast<std::size_t>(mirror(y - 1, p.height)) * pitch;
-        const std::size_t below = static_cast<std::size_t>(mirror(y + 1, p.height)) * pitch;
+    const std::size_t pitch = static_cast<std::size_t>(p.width);
+    const std::size_t row = static_cast<std::size_t>(y) * pitch;
+    const std::size_t above = static_cast<std::size_t>(mirror(y - 1, p.height)) * pitch;
+    const std::size_t below = static_cast<std::size_t>(mirror(y + 1, p.height)) * pitch;
+
+    std::uint64_t partial[kSumsPerScale] = {};
+    for (int x = p.scored.left + static_cast<int>(threadIdx.x); x < p.scored.right; x += kMaskThreads) {
         const std::size_t i = row + x;
-        std::uint64_t partial[kSumsPerScale] = {};
         const std::int32_t dlm_threshold = masking_threshold_at(in.dlm_neighbour + above, in.dlm_neighbour + row,
                                                                 in.dlm_neighbour + below, in.dlm_centre + row,
                                                                 p.width, x);
         for (int theta = 0; theta < kOrientations; ++theta) {
-            partial[theta] = static_cast<std::uint64_t>(
+            partial[theta] += static_cast<std::uint64_t>(
                 Arith::masked_cube(in.restored[theta][i], p.csf_weight[theta], dlm_threshold, p.masking, theta));
         }
         if (!skip_aim) {
@@ -232,44 +223,31 @@ __global__ void __launch_bounds__(kMaskThreads)
                 in.aim_neighbour + above, in.aim_neighbour + row, in.aim_neighbour + below, in.aim_centre + row,
                 p.width, x);
             for (int theta = 0; theta < kOrientations; ++theta) {
-                partial[kOrientations + theta] = static_cast<std::uint64_t>(Arith::masked_cube(
+                partial[kOrientations + theta] += static_cast<std::uint64_t>(Arith::masked_cube(
                     in.additive[theta][i], p.csf_weight[theta], aim_threshold, p.masking, theta));
             }
         }
         for (int theta = 0; theta < kOrientations; ++theta)
-            partial[2 * kOrientations + theta] = Arith::reference_cube(bands.detail[kRef][theta][i], p.denominator);
-        for (int k = 0; k < kSumsPerScale; ++k) {
-            if (partial[k]) atomicAdd(&segment_sums[k], static_cast<unsigned long long>(partial[k]));
-        }
+            partial[2 * kOrientations + theta] += Arith::reference_cube(bands.detail[kRef][theta][i], p.denominator);
+    }
+    for (int k = 0; k < kSumsPerScale; ++k) {
+        if (partial[k]) atomicAdd(&row_sums[k], static_cast<unsigned long long>(partial[k]));
     }
     __syncthreads();
-    if (threadIdx.x < kSumsPerScale) {
-        const std::size_t segment = static_cast<std::size_t>(blockIdx.y) * gridDim.x + blockIdx.x;
-        partials[segment * kSumsPerScale + threadIdx.x] = segment_sums[threadIdx.x];
-    }
-}
 
-__global__ void finish_rows_kernel(const unsigned long long* partials, int rows, int segments, ScaleParams p,
-                                   bool skip_aim, unsigned long long* sums)
-{
-    const int row = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    if (row >= rows) return;
-    std::uint64_t row_sums[kSumsPerScale] = {};
-    for (int segment = 0; segment < segments; ++segment) {
-        const unsigned long long* part = partials + (static_cast<std::size_t>(row) * segments + segment) * kSumsPerScale;
-        for (int k = 0; k < kSumsPerScale; ++k) row_sums[k] += part[k];
-    }
-    // The CPU's per-row rounding of the complete row sums, then the totals.
-    for (int theta = 0; theta < kOrientations; ++theta) {
-        const std::uint64_t dlm = static_cast<std::uint64_t>(round_row_sum(row_sums[theta], p.masking.row));
-        atomicAdd(&sums[theta], static_cast<unsigned long long>(dlm));
-        if (!skip_aim) {
-            const std::uint64_t aim =
-                static_cast<std::uint64_t>(round_row_sum(row_sums[kOrientations + theta], p.masking.row));
-            atomicAdd(&sums[kOrientations + theta], static_cast<unsigned long long>(aim));
+    if (threadIdx.x == 0) {
+        // The CPU's per-row rounding of the complete row sums, then the totals.
+        for (int theta = 0; theta < kOrientations; ++theta) {
+            const std::uint64_t dlm = static_cast<std::uint64_t>(round_row_sum(row_sums[theta], p.masking.row));
+            atomicAdd(&sums[theta], static_cast<unsigned long long>(dlm));
+            if (!skip_aim) {
+                const std::uint64_t aim =
+                    static_cast<std::uint64_t>(round_row_sum(row_sums[kOrientations + theta], p.masking.row));
+                atomicAdd(&sums[kOrientations + theta], static_cast<unsigned long long>(aim));
+            }
+            const std::uint64_t den = round_row_sum_unsigned(row_sums[2 * kOrientations + theta], p.denominator.row);
+            atomicAdd(&sums[2 * kOrientations + theta], static_cast<unsigned long long>(den));
         }
-        const std::uint64_t den = round_row_sum_unsigned(row_sums[2 * kOrientations + theta], p.denominator.row);
-        atomicAdd(&sums[2 * kOrientations + theta], static_cast<unsigned long long>(den));
     }
 }
 
@@ -307,11 +285,6 @@ public:
             approx_[1][side] = DeviceArray<std::int32_t>(size1);
         }
         for (auto& w : weights_) w = DeviceArray<std::int32_t>(size0);
-        // Scale 0 has the most row segments.
-        const ScaleParams& p0 = params_.scale[0];
-        const std::size_t segments = gpu::blocks_for(std::max(p0.scored.width(), 1), kMaskThreads);
-        partials_ = DeviceArray<unsigned long long>(std::max<std::size_t>(1, segments * std::max(p0.scored.height(), 1)) *
-                                                    kSumsPerScale);
     }
 
     std::size_t result_bytes() const override { return kScales * kSumsPerScale * sizeof(unsigned long long); }
@@ -437,15 +410,9 @@ private:
             gpu::check_launch("adm decouple_kernel");
         }
         if (p.scored.width() > 0 && p.scored.height() > 0) {
-            const int segments = static_cast<int>(gpu::blocks_for(p.scored.width(), kMaskThreads));
-            const int rows = p.scored.height();
-            const dim3 grid(segments, rows);
-            mask_kernel<Arith><<<grid, kMaskThreads, 0, stream>>>(bands, decoupled, p, params_.skip_aim,
-                                                                  partials_.get());
+            mask_kernel<Arith><<<p.scored.height(), kMaskThreads, 0, stream>>>(bands, decoupled, p,
+                                                                               params_.skip_aim, sums);
             gpu::check_launch("adm mask_kernel");
-            finish_rows_kernel<<<gpu::blocks_for(rows, kFinishThreads), kFinishThreads, 0, stream>>>(
-                partials_.get(), rows, segments, p, params_.skip_aim, sums);
-            gpu::check_launch("adm finish_rows_kernel");
         }
     }
 
@@ -455,7 +422,6 @@ private:
     DeviceArray<std::int16_t> approx0_[2];           // scale 0's a band: scale 1's input
     DeviceArray<std::int32_t> approx_[2][2];         // scales 1..3's a bands, alternating
     DeviceArray<std::int32_t> weights_[4];           // dlm/aim neighbour/centre weights
-    DeviceArray<unsigned long long> partials_;       // mask_kernel's per-segment sums
 };
 
 }  // namespace
