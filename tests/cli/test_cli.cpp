@@ -407,6 +407,27 @@ TEST_F(Cli, MotionSameBytesForThreads1And3)
     EXPECT_NE(first.find("integer_motion3_mffw_mma"), std::string::npos);
 }
 
+// SpEED's singular covariance (4:2:0 576x324 with prescale 0.6: every frame)
+// is reported once, after the last frame, with the count and the planes.
+TEST_F(Cli, SpeedSingularCovarianceIsOneWarning)
+{
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
+    const auto r = run_cli("-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
+                           " -w 576 -h 324 -p 420 -b 8 -n --feature "
+                           "speed_chroma=speed_prescale=0.6:speed_prescale_method=bilinear --json -o -");
+    ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("twinvmaf: warning: speed_chroma: covariance matrix singular on 48 frames "
+                                 "(first: frame 0; U ref, U dis, V ref, V dis)"),
+              std::string::npos)
+        << r.stderr_text;
+    std::size_t lines = 0;
+    for (std::size_t at = r.stderr_text.find("singular"); at != std::string::npos;
+         at = r.stderr_text.find("singular", at + 1))
+        ++lines;
+    EXPECT_EQ(lines, 1u) << r.stderr_text;
+}
+
 // With --subsample, motion still compares consecutive frames (Netflix runs it
 // on every frame); only the written frames are thinned out.
 TEST_F(Cli, MotionWithSubsampleKeepsEveryFramesValue)

@@ -274,21 +274,39 @@ void SpeedChroma::init(const VideoFormat& format)
     filters_ = Filters::make(settings_, geometry_);
 }
 
+void SingularFrames::add(std::uint64_t index, std::uint64_t flags)
+{
+    if (!flags) return;
+    if (!frames) first = index;
+    ++frames;
+    planes |= flags;
+}
+
+void SingularFrames::report(const char* feature, std::initializer_list<const char*> plane_names) const
+{
+    if (!frames) return;
+    std::string which;
+    unsigned bit = 0;
+    for (const char* name : plane_names) {
+        if (planes & (1u << bit++)) which += (which.empty() ? "" : ", ") + std::string(name);
+    }
+    std::fprintf(stderr,
+                 "twinvmaf: warning: %s: covariance matrix singular on %llu frame%s (first: frame %llu; %s); "
+                 "their variances were taken as 0, as Netflix does\n",
+                 feature, static_cast<unsigned long long>(frames), frames == 1 ? "" : "s",
+                 static_cast<unsigned long long>(first), which.c_str());
+}
+
 // Integer 0: singular covariance flags, bit 0 U ref, 1 U dis, 2 V ref, 3 V dis.
 void SpeedChroma::collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out)
 {
-    const std::uint64_t flags = scores.get_integer(0);
-    if (flags) {
-        std::string which;
-        const char* names[] = {"U ref", "U dis", "V ref", "V dis"};
-        for (int i = 0; i < 4; ++i)
-            if (flags & (1u << i)) which += (which.empty() ? "" : ", ") + std::string(names[i]);
-        std::fprintf(stderr,
-                     "twinvmaf: warning: speed_chroma: frame %llu: covariance matrix is singular (%s); "
-                     "its variances are taken as 0, as Netflix does\n",
-                     static_cast<unsigned long long>(index), which.c_str());
-    }
+    singular_.add(index, scores.get_integer(0));
     for (std::size_t slot = 0; slot < 3; ++slot) out.write(slot, index, scores.get(slot));
+}
+
+void SpeedChroma::flush(Collector&)
+{
+    singular_.report("speed_chroma", {"U ref", "U dis", "V ref", "V dis"});
 }
 
 // ---------------------------------------------------------------- temporal
@@ -308,16 +326,11 @@ void SpeedTemporal::init(const VideoFormat& format)
 
 void SpeedTemporal::collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out)
 {
-    const std::uint64_t flags = scores.get_integer(0);
-    if (flags) {
-        std::fprintf(stderr,
-                     "twinvmaf: warning: speed_temporal: frame %llu: covariance matrix is singular (%s%s%s); "
-                     "its variances are taken as 0, as Netflix does\n",
-                     static_cast<unsigned long long>(index), flags & 1 ? "ref" : "",
-                     flags == 3 ? ", " : "", flags & 2 ? "dis" : "");
-    }
+    singular_.add(index, scores.get_integer(0));
     out.write(0, index, scores.get(0));
 }
+
+void SpeedTemporal::flush(Collector&) { singular_.report("speed_temporal", {"ref", "dis"}); }
 
 // ---------------------------------------------------------------- registry
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -94,6 +95,17 @@ float speed_score(const Settings& settings, const Geometry& geometry, const Plan
 void prescale_plane(const Settings& settings, const Geometry& geometry, const Filters& filters,
                     const float* src, float* dst);
 
+// Frames whose covariance matrix was singular (Netflix logs it per plane and
+// frame; we say it once, after the last frame, so it cannot break into the
+// progress line or flood a long run's log).
+struct SingularFrames {
+    std::uint64_t frames = 0;
+    std::uint64_t first = 0;
+    std::uint64_t planes = 0;  // union of the frames' flags
+    void add(std::uint64_t index, std::uint64_t flags);
+    void report(const char* feature, std::initializer_list<const char*> plane_names) const;
+};
+
 class SpeedChroma final : public FeatureExtractor {
 public:
     SpeedChroma(const Settings& settings, const OptionValues& values);
@@ -102,6 +114,7 @@ public:
     std::unique_ptr<Scratch> make_scratch() const override;
     void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
+    void flush(Collector& collector) override;
 
 private:
     Settings settings_;
@@ -109,6 +122,7 @@ private:
     VideoFormat format_{};
     Geometry geometry_{};
     Filters filters_{};
+    SingularFrames singular_;
 };
 
 class SpeedTemporal final : public FeatureExtractor {
@@ -121,6 +135,7 @@ public:
     std::unique_ptr<Scratch> make_scratch() const override;
     void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
+    void flush(Collector& collector) override;
 
 private:
     Settings settings_;
@@ -128,6 +143,7 @@ private:
     VideoFormat format_{};
     Geometry geometry_{};
     Filters filters_{};
+    SingularFrames singular_;
 };
 
 // The Gaussian taps Netflix builds (vif_tools.c); exposed for tests.
