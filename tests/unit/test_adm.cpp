@@ -13,10 +13,12 @@
 #include "features/adm/adm.h"
 #include "features/adm/adm_band_math.h"
 #include "features/adm/adm_dwt_math.h"
+#include "test_support.h"
 #include "twinvmaf/error.h"
 
 using namespace twinvmaf;
 using namespace twinvmaf::adm;
+using twinvmaf::test::random_picture;
 
 namespace {
 
@@ -83,26 +85,6 @@ std::vector<std::array<int, 4>> netflix_dwt_indices(int size)
 }
 
 // ---- pictures and runs ------------------------------------------------------
-
-Picture random_picture(const VideoFormat& format, std::uint32_t seed, const Picture* base = nullptr,
-                       int max_delta = 0)
-{
-    Picture p(format);
-    std::mt19937 rng(seed);
-    const int max = static_cast<int>(format.max_sample());
-    const std::size_t samples = format.frame_bytes() / format.bytes_per_sample();
-    const bool wide = format.bitdepth > 8;
-    for (std::size_t i = 0; i < samples; ++i) {
-        int v = static_cast<int>(rng() % (max + 1));
-        if (base) {
-            const int b = wide ? reinterpret_cast<const std::uint16_t*>(base->bytes())[i] : base->bytes()[i];
-            v = std::clamp(b + static_cast<int>(rng() % (2 * max_delta + 1)) - max_delta, 0, max);
-        }
-        if (wide) reinterpret_cast<std::uint16_t*>(p.bytes())[i] = static_cast<std::uint16_t>(v);
-        else p.bytes()[i] = static_cast<std::uint8_t>(v);
-    }
-    return p;
-}
 
 std::unique_ptr<FeatureExtractor> make_adm(const OptionList& options)
 {
@@ -275,7 +257,7 @@ TEST(AdmMath, RegionsMatchNetflix)
 
 TEST(Adm, OutputNamesInNetflixsOrder)
 {
-    const Picture ref = random_picture(kFormat, 1), dis = random_picture(kFormat, 2, &ref, 20);
+    const Picture ref = random_picture(kFormat, 1), dis = random_picture(kFormat, 2, 20, &ref);
     EXPECT_EQ(names(score({}, ref, dis)),
               (std::vector<std::string>{"integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0",
                                         "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3"}));
@@ -290,7 +272,7 @@ TEST(Adm, OutputNamesInNetflixsOrder)
 
 TEST(Adm, NamingOptionsAddNetflixsSuffixes)
 {
-    const Picture ref = random_picture(kFormat, 1), dis = random_picture(kFormat, 2, &ref, 20);
+    const Picture ref = random_picture(kFormat, 1), dis = random_picture(kFormat, 2, 20, &ref);
     EXPECT_EQ(names(score({{"adm_enhn_gain_limit", "1.2"}}, ref, dis))[0], "integer_adm2_egl_1.2");
     EXPECT_EQ(names(score({{"adm_csf_mode", "2"},
                            {"adm_min_val", "0.5"},
@@ -337,7 +319,7 @@ TEST(Adm, RefusesTooLowAngularResolution)
 
 TEST(Adm, DebugOutputsAreTheScoresParts)
 {
-    const Picture ref = random_picture(kFormat, 3), dis = random_picture(kFormat, 4, &ref, 30);
+    const Picture ref = random_picture(kFormat, 3), dis = random_picture(kFormat, 4, 30, &ref);
     const Collector c = score({{"debug", "true"}}, ref, dis);
     EXPECT_EQ(value(c, "integer_adm"), value(c, "integer_adm2"));
     EXPECT_EQ(value(c, "integer_adm2"), value(c, "integer_adm_num") / value(c, "integer_adm_den"));
@@ -357,7 +339,7 @@ TEST(Adm, DebugOutputsAreTheScoresParts)
 
 TEST(Adm, SkipAimGivesZeroAim)
 {
-    const Picture ref = random_picture(kFormat, 3), dis = random_picture(kFormat, 4, &ref, 30);
+    const Picture ref = random_picture(kFormat, 3), dis = random_picture(kFormat, 4, 30, &ref);
     const Collector c = score({{"adm_skip_aim", "true"}, {"adm_dlm_weight", "0.7"}}, ref, dis);
     EXPECT_EQ(value(c, "integer_aim_dlmw_0.7"), 0.0);
     EXPECT_EQ(value(c, "integer_adm3_dlmw_0.7"), value(c, "integer_adm2_dlmw_0.7") * 0.7 + (1 - 0.0) * (1 - 0.7));
@@ -367,7 +349,7 @@ TEST(Adm, SkipAimGivesZeroAim)
 
 TEST(Adm, SkipScale0LeavesScale0Out)
 {
-    const Picture ref = random_picture(kFormat, 3), dis = random_picture(kFormat, 4, &ref, 30);
+    const Picture ref = random_picture(kFormat, 3), dis = random_picture(kFormat, 4, 30, &ref);
     const Collector skip = score({{"adm_skip_scale0", "true"}, {"debug", "true"}}, ref, dis);
     const Collector full = score({{"debug", "true"}}, ref, dis);
     EXPECT_EQ(value(skip, "integer_adm_scale0_ssz"), 0.0);
@@ -402,7 +384,7 @@ TEST(Adm, ZeroDenominatorGivesOneAndZeroAim)
 // -EINVAL and its scores NaN, and so are ours.
 TEST(Adm, UnknownBlendDisplayGivesNetflixsNaN)
 {
-    const Picture ref = random_picture(kFormat, 3), dis = random_picture(kFormat, 4, &ref, 30);
+    const Picture ref = random_picture(kFormat, 3), dis = random_picture(kFormat, 4, 30, &ref);
     const Collector c = score({{"adm_csf_mode", "2"}, {"adm_ref_display_height", "1440"}}, ref, dis);
     EXPECT_TRUE(std::isnan(value(c, "integer_adm2_csf_2_rdh_1440")));
     EXPECT_EQ(value(c, "integer_adm3_csf_2_rdh_1440"), 0.0);  // MAX(NaN, 0)
@@ -417,7 +399,7 @@ TEST(Adm, ScratchReuseDoesNotChangeResults)
         std::vector<Picture> ref, dis;
         for (std::uint32_t i = 0; i < 3; ++i) {
             ref.push_back(random_picture(format, 10 + i));
-            dis.push_back(random_picture(format, 20 + i, &ref.back(), 40 << (format.bitdepth - 8)));
+            dis.push_back(random_picture(format, 20 + i, 40 << (format.bitdepth - 8), &ref.back()));
         }
         std::vector<const Picture*> refs, diss;
         for (std::size_t i = 0; i < ref.size(); ++i) {
@@ -448,7 +430,7 @@ TEST(Adm, EverySmallSizeGivesFiniteScores)
             for (const auto& [w, h] : sizes) {
                 const VideoFormat format{w, h, chroma, bits};
                 const Picture ref = random_picture(format, ++seed);
-                const Picture dis = random_picture(format, ++seed, &ref, 30 << (bits - 8));
+                const Picture dis = random_picture(format, ++seed, 30 << (bits - 8), &ref);
                 const Collector c = score({{"debug", "true"}}, ref, dis);
                 for (const auto& series : c.series())
                     ASSERT_TRUE(std::isfinite(c.get(*c.find(series.name), 0)))
@@ -484,7 +466,7 @@ TEST(Adm, SmallSizesWithOptionsAreSafe)
             for (unsigned h : {1u, 2u, 3u, 7u, 17u, 23u}) {
                 const VideoFormat format{w, h, ChromaFormat::k420, 10};
                 const Picture ref = random_picture(format, ++seed);
-                const Picture dis = random_picture(format, ++seed, &ref, 120);
+                const Picture dis = random_picture(format, ++seed, 120, &ref);
                 const Collector c = score(test.options, ref, dis);
                 ASSERT_EQ(c.series().size(), 7u);
                 if (!test.finite) continue;
