@@ -150,7 +150,9 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
         });
     };
 
-    const unsigned read_threads = default_read_threads();
+    // On the CPU, --threads also bounds the readers (batch farms run many
+    // --threads 1 jobs side by side); a GPU needs them all to be fed.
+    const unsigned read_threads = engine ? default_read_threads() : std::min(default_read_threads(), threads);
     // Frames are read in parts by all threads at once, so a few suffice.
     const unsigned ahead = 3;
     double pinned_ms = 0;
