@@ -21,7 +21,7 @@ unsigned default_read_threads()
 
 FrameSource::FrameSource(VideoReader& reference, VideoReader& distorted, std::shared_ptr<PicturePool> pool,
                          FrameSourceConfig config)
-    : reference_(reference), distorted_(distorted), pool_(std::move(pool)), config_(std::move(config))
+    : pool_(std::move(pool)), config_(std::move(config))
 {
     config_.ahead = std::max(1u, config_.ahead);
     lanes_[0] = Lane{&reference, std::vector<Entry>(config_.ahead)};
@@ -29,10 +29,11 @@ FrameSource::FrameSource(VideoReader& reference, VideoReader& distorted, std::sh
     base_[0] = reference.position();
     base_[1] = distorted.position();
 
-    by_number_ = reference.random_access() && distorted.random_access() && reference.frame_count() &&
-                 distorted.frame_count();
+    by_number_ = reference.random_access() && distorted.random_access();
     if (by_number_) {
-        total_ = std::min(*reference.frame_count() - base_[0], *distorted.frame_count() - base_[1]);
+        left_[0] = *reference.frames_left();
+        left_[1] = *distorted.frames_left();
+        total_ = std::min(left_[0], left_[1]);
         if (config_.frame_limit) total_ = std::min(total_, config_.frame_limit);
         // Large frames are read in parts, so all threads can work on one
         // frame pair and little needs to be read ahead: about 1 MiB or more a
@@ -42,7 +43,7 @@ FrameSource::FrameSource(VideoReader& reference, VideoReader& distorted, std::sh
         parts_ = static_cast<unsigned>(std::clamp<std::size_t>(by_size, 1, std::max(1u, config_.read_threads / 2)));
         units_per_frame_ = 2 * parts_;
         const unsigned workers = std::max(1u, config_.read_threads);
-        for (unsigned w = 0; w < workers; ++w) threads_.emplace_back([this, w] { read_by_number(w); });
+        for (unsigned w = 0; w < workers; ++w) threads_.emplace_back([this] { read_by_number(); });
     } else {
         for (unsigned lane = 0; lane < 2; ++lane) threads_.emplace_back([this, lane] { read_in_order(lane); });
     }
@@ -58,7 +59,7 @@ FrameSource::~FrameSource()
     for (std::thread& thread : threads_) thread.join();
 }
 
-void FrameSource::read_by_number(unsigned)
+void FrameSource::read_by_number()
 {
     for (;;) {
         std::uint64_t index = 0;
@@ -164,9 +165,8 @@ std::optional<FramePair> FrameSource::next()
     if (by_number_ && index >= total_) {
         finished_ = true;
         // Only the shorter input can have ended here (the limit returned above).
-        const std::uint64_t left[2] = {*reference_.frame_count() - base_[0], *distorted_.frame_count() - base_[1]};
         lock.unlock();
-        if (left[0] != left[1]) warn_shorter(index, left[0] < left[1] ? 0 : 1);
+        if (left_[0] != left_[1]) warn_shorter(index, left_[0] < left_[1] ? 0 : 1);
         return std::nullopt;
     }
     Entry& ref_slot = lanes_[0].ring[index % config_.ahead];

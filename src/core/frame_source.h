@@ -74,16 +74,15 @@ private:
     };
 
     void read_in_order(unsigned lane);       // one thread per input
-    void read_by_number(unsigned worker);    // several threads, parts of both inputs
+    void read_by_number();                   // several threads, parts of both inputs
     bool may_fill(std::uint64_t index) const { return index < consumed_ + config_.ahead; }
     void warn_shorter(std::uint64_t scored, unsigned ended_lane);
 
-    VideoReader& reference_;
-    VideoReader& distorted_;
     std::shared_ptr<PicturePool> pool_;
     FrameSourceConfig config_;
     Lane lanes_[2];
     std::uint64_t base_[2] = {0, 0};  // reader positions at the start
+    std::uint64_t left_[2] = {0, 0};  // random access: frames each input holds from there
 
     std::mutex mutex_;
     std::condition_variable changed_;

@@ -161,9 +161,8 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
         // Every picture the run will hold at once (in flight, history, read
         // ahead, one in hand), pinned up front; fewer for a short input.
         std::uint64_t needed = 2 * (std::uint64_t{window} + history + ahead + 1);
-        if (reference.frame_count() && distorted.frame_count()) {
-            std::uint64_t frames = std::min(*reference.frame_count() - reference.position(),
-                                            *distorted.frame_count() - distorted.position());
+        if (reference.frames_left() && distorted.frames_left()) {
+            std::uint64_t frames = std::min(*reference.frames_left(), *distorted.frames_left());
             if (config_.frame_cnt) frames = std::min(frames, config_.frame_cnt);
             needed = std::min(needed, 2 * (frames + history));
         }

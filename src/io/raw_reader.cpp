@@ -198,12 +198,6 @@ bool RawReader::read(Picture& picture)
     return true;
 }
 
-void RawReader::read_frame_at(std::uint64_t frame, Picture& picture) const
-{
-    picture.reset(format_);
-    read_frame_part_at(frame, picture, 0, frame_bytes_);
-}
-
 void RawReader::read_frame_part_at(std::uint64_t frame, Picture& picture, std::size_t offset,
                                    std::size_t length) const
 {

@@ -66,7 +66,6 @@ public:
     bool read(Picture& picture) override;
     void skip(std::uint64_t count) override;
     bool random_access() const override { return frame_count_.has_value(); }
-    void read_frame_at(std::uint64_t frame, Picture& picture) const override;
     void read_frame_part_at(std::uint64_t frame, Picture& picture, std::size_t offset,
                             std::size_t length) const override;
 

@@ -24,11 +24,6 @@ bool has_y4m_extension(const std::string& path)
 
 }  // namespace
 
-void VideoReader::read_frame_at(std::uint64_t, Picture&) const
-{
-    throw Error(path_ + ": internal: this input cannot be read out of order");
-}
-
 void VideoReader::read_frame_part_at(std::uint64_t, Picture&, std::size_t, std::size_t) const
 {
     throw Error(path_ + ": internal: this input cannot be read out of order");

@@ -31,15 +31,17 @@ public:
     // Discards the next `count` frames; stops early at the end of the file.
     virtual void skip(std::uint64_t count) = 0;
 
-    // True when any frame can be read by its number, from several threads at
-    // once (raw YUV in a regular file): the frame source then reads ahead in
-    // parallel. Pipes and Y4M are read in order.
-    virtual bool random_access() const { return false; }
+    // Frames after position(), when frame_count() is known.
+    std::optional<std::uint64_t> frames_left() const
+    {
+        const std::optional<std::uint64_t> count = frame_count();
+        return count ? std::optional<std::uint64_t>(*count - position_) : std::nullopt;
+    }
 
-    // Reads frame `frame` (counted from the start of the file) into `picture`,
-    // with the same checks as read(). Only when random_access(); safe to call
-    // from several threads; does not move position().
-    virtual void read_frame_at(std::uint64_t frame, Picture& picture) const;
+    // True when any frame can be read by its number, from several threads at
+    // once (raw YUV in a regular file; frame_count() is then known): the frame
+    // source reads ahead in parallel. Pipes and Y4M are read in order.
+    virtual bool random_access() const { return false; }
 
     // Reads bytes [offset, offset + length) of frame `frame` into the same
     // bytes of `picture`, already reset() to format(), with the sample check
