@@ -259,20 +259,7 @@ Filters Filters::make(const Settings& settings, const Geometry& geometry)
     return f;
 }
 
-// ---------------------------------------------------------------- chroma
-
-SpeedChroma::SpeedChroma(const Settings& settings, const OptionValues& values) : settings_(settings)
-{
-    for (const char* name : {kChromaU, kChromaV, kChromaUV}) names_.push_back(output_name(name, values));
-}
-
-void SpeedChroma::init(const VideoFormat& format)
-{
-    format_ = format;
-    geometry_ = Geometry::of(format.plane_width(1), format.plane_height(1), settings_.prescale);
-    check_geometry("speed_chroma", "chroma plane", geometry_, settings_.prescale);
-    filters_ = Filters::make(settings_, geometry_);
-}
+// ---------------------------------------------------------------- both
 
 void SingularFrames::add(std::uint64_t index, std::uint64_t flags)
 {
@@ -282,13 +269,12 @@ void SingularFrames::add(std::uint64_t index, std::uint64_t flags)
     planes |= flags;
 }
 
-void SingularFrames::report(const char* feature, std::initializer_list<const char*> plane_names) const
+void SingularFrames::report(const char* feature, const std::vector<std::string>& plane_names) const
 {
     if (!frames) return;
     std::string which;
-    unsigned bit = 0;
-    for (const char* name : plane_names) {
-        if (planes & (1u << bit++)) which += (which.empty() ? "" : ", ") + std::string(name);
+    for (std::size_t bit = 0; bit < plane_names.size(); ++bit) {
+        if (planes & (1u << bit)) which += (which.empty() ? "" : ", ") + plane_names[bit];
     }
     std::fprintf(stderr,
                  "twinvmaf: warning: %s: covariance matrix singular on %llu frame%s (first: frame %llu; %s); "
@@ -297,40 +283,43 @@ void SingularFrames::report(const char* feature, std::initializer_list<const cha
                  static_cast<unsigned long long>(first), which.c_str());
 }
 
-// Integer 0: singular covariance flags, bit 0 U ref, 1 U dis, 2 V ref, 3 V dis.
-void SpeedChroma::collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out)
+SpeedExtractor::SpeedExtractor(Kind kind, const Settings& settings, std::vector<std::string> names)
+    : kind_(std::move(kind)), settings_(settings), names_(std::move(names))
 {
-    singular_.add(index, scores.get_integer(0));
-    for (std::size_t slot = 0; slot < 3; ++slot) out.write(slot, index, scores.get(slot));
 }
 
-void SpeedChroma::flush(Collector&)
+void SpeedExtractor::init(const VideoFormat& format)
 {
-    singular_.report("speed_chroma", {"U ref", "U dis", "V ref", "V dis"});
+    format_ = format;
+    geometry_ = Geometry::of(format.plane_width(kind_.plane), format.plane_height(kind_.plane), settings_.prescale);
+    check_geometry(kind_.feature, kind_.plane_description, geometry_, settings_.prescale);
+    filters_ = Filters::make(settings_, geometry_);
+}
+
+void SpeedExtractor::collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out)
+{
+    singular_.add(index, scores.get_integer(0));
+    for (std::size_t slot = 0; slot < names_.size(); ++slot) out.write(slot, index, scores.get(slot));
+}
+
+void SpeedExtractor::flush(Collector&) { singular_.report(kind_.feature, kind_.flag_planes); }
+
+// ---------------------------------------------------------------- chroma
+
+// Singular flags: bit 0 U ref, 1 U dis, 2 V ref, 3 V dis.
+SpeedChroma::SpeedChroma(const Settings& settings, const OptionValues& values)
+    : SpeedExtractor({"speed_chroma", "chroma plane", 1, {"U ref", "U dis", "V ref", "V dis"}}, settings,
+                     {output_name(kChromaU, values), output_name(kChromaV, values), output_name(kChromaUV, values)})
+{
 }
 
 // ---------------------------------------------------------------- temporal
 
-SpeedTemporal::SpeedTemporal(const Settings& settings, const OptionValues& values) : settings_(settings)
+// Singular flags: bit 0 ref, 1 dis.
+SpeedTemporal::SpeedTemporal(const Settings& settings, const OptionValues& values)
+    : SpeedExtractor({"speed_temporal", "frame", 0, {"ref", "dis"}}, settings, {output_name(kTemporal, values)})
 {
-    names_.push_back(output_name(kTemporal, values));
 }
-
-void SpeedTemporal::init(const VideoFormat& format)
-{
-    format_ = format;
-    geometry_ = Geometry::of(format.width, format.height, settings_.prescale);
-    check_geometry("speed_temporal", "frame", geometry_, settings_.prescale);
-    filters_ = Filters::make(settings_, geometry_);
-}
-
-void SpeedTemporal::collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out)
-{
-    singular_.add(index, scores.get_integer(0));
-    out.write(0, index, scores.get(0));
-}
-
-void SpeedTemporal::flush(Collector&) { singular_.report("speed_temporal", {"ref", "dis"}); }
 
 // ---------------------------------------------------------------- registry
 

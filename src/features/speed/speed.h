@@ -14,7 +14,6 @@
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -103,47 +102,51 @@ struct SingularFrames {
     std::uint64_t first = 0;
     std::uint64_t planes = 0;  // union of the frames' flags
     void add(std::uint64_t index, std::uint64_t flags);
-    void report(const char* feature, std::initializer_list<const char*> plane_names) const;
+    void report(const char* feature, const std::vector<std::string>& plane_names) const;
 };
 
-class SpeedChroma final : public FeatureExtractor {
+// What speed_chroma and speed_temporal share: the operating geometry and
+// filters set at init, the output names, the per-frame collect (scores in
+// name order, integer 0 = singular-covariance flags) and the report.
+class SpeedExtractor : public FeatureExtractor {
+public:
+    struct Kind {
+        const char* feature;                   // "speed_chroma"
+        const char* plane_description;         // for the too-small message
+        int plane;                             // 1: chroma, 0: luma
+        std::vector<std::string> flag_planes;  // the singular flags' bits, in order
+    };
+    SpeedExtractor(Kind kind, const Settings& settings, std::vector<std::string> names);
+    void init(const VideoFormat& format) override;
+    std::vector<std::string> output_names() const override { return names_; }
+    std::unique_ptr<Scratch> make_scratch() const override;
+    void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
+    void flush(Collector& collector) override;
+
+protected:
+    Kind kind_;
+    Settings settings_;
+    std::vector<std::string> names_;
+    VideoFormat format_{};
+    Geometry geometry_{};
+    Filters filters_{};
+
+private:
+    SingularFrames singular_;
+};
+
+class SpeedChroma final : public SpeedExtractor {
 public:
     SpeedChroma(const Settings& settings, const OptionValues& values);
-    void init(const VideoFormat& format) override;
-    std::vector<std::string> output_names() const override { return names_; }
-    std::unique_ptr<Scratch> make_scratch() const override;
     void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
-    void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
-    void flush(Collector& collector) override;
-
-private:
-    Settings settings_;
-    std::vector<std::string> names_;
-    VideoFormat format_{};
-    Geometry geometry_{};
-    Filters filters_{};
-    SingularFrames singular_;
 };
 
-class SpeedTemporal final : public FeatureExtractor {
+class SpeedTemporal final : public SpeedExtractor {
 public:
     SpeedTemporal(const Settings& settings, const OptionValues& values);
-    void init(const VideoFormat& format) override;
-    std::vector<std::string> output_names() const override { return names_; }
     unsigned history() const override { return 1; }
     bool temporal() const override { return true; }
-    std::unique_ptr<Scratch> make_scratch() const override;
     void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
-    void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
-    void flush(Collector& collector) override;
-
-private:
-    Settings settings_;
-    std::vector<std::string> names_;
-    VideoFormat format_{};
-    Geometry geometry_{};
-    Filters filters_{};
-    SingularFrames singular_;
 };
 
 // The Gaussian taps Netflix builds (vif_tools.c); exposed for tests.

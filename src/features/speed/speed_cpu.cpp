@@ -293,7 +293,7 @@ void to_float(const PlaneView& p, unsigned bitdepth, float* out)
 
 }  // namespace
 
-std::unique_ptr<Scratch> SpeedChroma::make_scratch() const { return std::make_unique<PlaneScratch>(); }
+std::unique_ptr<Scratch> SpeedExtractor::make_scratch() const { return std::make_unique<PlaneScratch>(); }
 
 void SpeedChroma::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const
 {
@@ -326,8 +326,6 @@ void SpeedChroma::extract(const FrameInputs& inputs, FrameScores& scores, Scratc
     scores.set(2, nf_min_double(uv, max_val));
     scores.set_integer(0, flags);
 }
-
-std::unique_ptr<Scratch> SpeedTemporal::make_scratch() const { return std::make_unique<PlaneScratch>(); }
 
 void SpeedTemporal::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const
 {
