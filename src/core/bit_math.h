@@ -28,4 +28,13 @@ TV_HD int count_leading_zeros(std::uint64_t v)
 #endif
 }
 
+// ceil(log2(n)): the fewest bits k with 2^k >= n; 0 for n <= 1. ADM and
+// CAMBI size their shifts with it (Netflix: libm's ceil(log2()), exact there).
+TV_HD int ceil_log2(std::uint64_t n)
+{
+    int k = 0;
+    while ((std::uint64_t{1} << k) < n) ++k;
+    return k;
+}
+
 }  // namespace twinvmaf

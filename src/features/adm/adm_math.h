@@ -26,6 +26,7 @@
 
 #include <cstdint>
 
+#include "core/bit_math.h"
 #include "core/host_device.h"
 
 namespace twinvmaf::adm {
@@ -91,14 +92,6 @@ TV_HD Region decoupled_region(int width, int height)
     return r;
 }
 
-// ceil(log2(n)) for n >= 1, as Netflix computes it with libm (exact there).
-TV_HD int ceil_log2(int n)
-{
-    int k = 0;
-    while ((std::int64_t{1} << k) < n) ++k;
-    return k;
-}
-
 // Round-to-nearest addend of a right shift. Netflix writes it as
 // (uint32_t)pow(2, shift - 1) with an unsigned shift, which is 0 for a shift
 // of 0 on x86 (pow gives inf); we say so directly.
@@ -143,7 +136,7 @@ TV_HD DenominatorShifts denominator_shifts(int scale, const Region& scored)
     DenominatorShifts s;
     if (scale == 0) {
         // ceil(log2(area) - 20), at least 0: scale 0 shifts each row sum only.
-        const int row = ceil_log2(scored.width() * scored.height()) - 20;
+        const int row = ceil_log2(static_cast<std::uint64_t>(scored.width()) * scored.height()) - 20;
         s.row = row > 0 ? row : 0;
     } else {
         const int square_shifts[3] = {31, 30, 31};

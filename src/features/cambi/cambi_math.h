@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "core/bit_math.h"
 #include "core/host_device.h"
 
 namespace twinvmaf::cambi {
@@ -38,18 +39,6 @@ struct ContrastParams {
     std::uint16_t band_size = 0;
 };
 
-TV_HD unsigned ceil_log2(std::uint32_t n)
-{
-    if (n == 0) return 0;
-    std::uint32_t t = n - 1;
-    unsigned shift = 0;
-    while (t > 0) {
-        t >>= 1;
-        ++shift;
-    }
-    return shift;
-}
-
 // The window cambi scores with at a given frame size: `window` (option
 // window_size) was chosen for 4K, scaled by (w + h) / (3840 + 2160), halved
 // with the high-resolution speed-up, always odd.
@@ -64,7 +53,7 @@ TV_HD unsigned adjusted_window(unsigned window, unsigned width, unsigned height,
 TV_HD unsigned mask_threshold(unsigned width, unsigned height)
 {
     const std::uint32_t blocks = (width >> 6) * (height >> 6);
-    const int index = (kMaskFilterSize * kMaskFilterSize + 3 * (static_cast<int>(ceil_log2(blocks)) - 11) - 1) >> 1;
+    const int index = (kMaskFilterSize * kMaskFilterSize + 3 * (ceil_log2(blocks) - 11) - 1) >> 1;
     return static_cast<std::uint16_t>(index);
 }
 
