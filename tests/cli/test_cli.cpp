@@ -407,6 +407,28 @@ TEST_F(Cli, MotionSameBytesForThreads1And3)
     EXPECT_NE(first.find("integer_motion3_mffw_mma"), std::string::npos);
 }
 
+// The v1 features (cambi, speed_chroma, adm csf 2, motion with the HFR
+// window) and the model: the same bytes for any thread count.
+TEST_F(Cli, V1ModelSameBytesForThreads1And3)
+{
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p10";
+    if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
+    const std::string args = "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
+                             " -w 576 -h 324 -p 420 -b 10 --model version=vmaf_v1.0.16_hfr_3d0h "
+                             "--feature speed_temporal --feature cambi=full_ref=true --json --precision max";
+    std::string first;
+    for (const char* threads : {"1", "3"}) {
+        const auto r = run_cli(args + " --threads " + threads + " -o -");
+        ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+        const std::string text = strip_fps(r.stdout_text);
+        if (first.empty()) first = text;
+        else EXPECT_EQ(text, first) << "--threads " << threads << " differs from --threads 1";
+    }
+    EXPECT_NE(first.find("cambi_hrs_1080_cmxv_17_vlt_0.06"), std::string::npos);
+    EXPECT_NE(first.find("speed_temporal"), std::string::npos);
+    EXPECT_NE(first.find("cambi_full_reference"), std::string::npos);
+}
+
 // SpEED's singular covariance (4:2:0 576x324 with prescale 0.6: every frame)
 // is reported once, after the last frame, with the count and the planes.
 TEST_F(Cli, SpeedSingularCovarianceIsOneWarning)
