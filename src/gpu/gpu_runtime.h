@@ -43,6 +43,10 @@ inline gpuError_t gpuStreamWaitEvent(gpuStream_t s, gpuEvent_t e) { return hipSt
 inline gpuError_t gpuEventElapsedTime(float* ms, gpuEvent_t a, gpuEvent_t b) { return hipEventElapsedTime(ms, a, b); }
 inline gpuError_t gpuGetLastError() { return hipGetLastError(); }
 inline const char* gpuGetErrorString(gpuError_t e) { return hipGetErrorString(e); }
+// Kernels: the value `offset` lanes down, within groups of 32 lanes (a
+// CUDA warp; half an AMD wave64, all of a wave32).
+template <class T>
+__device__ T gpuShflDown32(T v, unsigned offset) { return __shfl_down(v, offset, 32); }
 inline std::string gpu_device_name(int device)
 {
     hipDeviceProp_t p;
@@ -84,6 +88,9 @@ inline gpuError_t gpuStreamWaitEvent(gpuStream_t s, gpuEvent_t e) { return cudaS
 inline gpuError_t gpuEventElapsedTime(float* ms, gpuEvent_t a, gpuEvent_t b) { return cudaEventElapsedTime(ms, a, b); }
 inline gpuError_t gpuGetLastError() { return cudaGetLastError(); }
 inline const char* gpuGetErrorString(gpuError_t e) { return cudaGetErrorString(e); }
+// Kernels: the value `offset` lanes down, within groups of 32 lanes.
+template <class T>
+__device__ T gpuShflDown32(T v, unsigned offset) { return __shfl_down_sync(0xffffffffu, v, offset, 32); }
 inline std::string gpu_device_name(int device)
 {
     cudaDeviceProp p;

@@ -21,8 +21,8 @@
 // Everything is the math headers' functions, per sample.
 //
 // Exactness: all of it is integer. Each row's sums (uint64, wrapping as the
-// CPU's do) are order-free, so the block adds its threads' partial sums with
-// shared-memory atomics; thread 0 then applies the CPU's per-row rounding
+// CPU's do) are order-free, so the block adds its threads' partial sums
+// (gpu::block_sum); thread 0 then applies the CPU's per-row rounding
 // (round_row_sum / round_row_sum_unsigned) to the complete row sum and adds
 // the rounded value to the scale's total with a 64-bit atomicAdd (addition
 // modulo 2^64: order-free, as the CPU's uint64 totals).
@@ -37,6 +37,7 @@
 #include "features/adm/adm_dwt_math.h"
 #include "features/adm/adm_math.h"
 #include "features/adm/adm_row_math.h"
+#include "gpu/block_sum.h"
 #include "gpu/device_twin.h"
 
 namespace twinvmaf::adm {
@@ -198,17 +199,15 @@ __global__ void __launch_bounds__(kMaskThreads)
     mask_kernel(Bands<typename Arith::Coef> bands, Decoupled<typename Arith::Coef> in, ScaleParams p,
                 bool skip_aim, unsigned long long* sums)
 {
-    __shared__ unsigned long long row_sums[kSumsPerScale];
+    __shared__ gpu::BlockSumScratch<kMaskThreads, kSumsPerScale> scratch;
     const int y = p.scored.top + static_cast<int>(blockIdx.x);
-    if (threadIdx.x < kSumsPerScale) row_sums[threadIdx.x] = 0;
-    __syncthreads();
 
     const std::size_t pitch = static_cast<std::size_t>(p.width);
     const std::size_t row = static_cast<std::size_t>(y) * pitch;
     const std::size_t above = static_cast<std::size_t>(mirror(y - 1, p.height)) * pitch;
     const std::size_t below = static_cast<std::size_t>(mirror(y + 1, p.height)) * pitch;
 
-    std::uint64_t partial[kSumsPerScale] = {};
+    unsigned long long partial[kSumsPerScale] = {};
     for (int x = p.scored.left + static_cast<int>(threadIdx.x); x < p.scored.right; x += kMaskThreads) {
         const std::size_t i = row + x;
         const std::int32_t dlm_threshold = masking_threshold_at(in.dlm_neighbour + above, in.dlm_neighbour + row,
@@ -230,13 +229,10 @@ __global__ void __launch_bounds__(kMaskThreads)
         for (int theta = 0; theta < kOrientations; ++theta)
             partial[2 * kOrientations + theta] += Arith::reference_cube(bands.detail[kRef][theta][i], p.denominator);
     }
-    for (int k = 0; k < kSumsPerScale; ++k) {
-        if (partial[k]) atomicAdd(&row_sums[k], static_cast<unsigned long long>(partial[k]));
-    }
-    __syncthreads();
-
+    gpu::block_sum(partial, scratch);
     if (threadIdx.x == 0) {
         // The CPU's per-row rounding of the complete row sums, then the totals.
+        const unsigned long long* row_sums = partial;
         for (int theta = 0; theta < kOrientations; ++theta) {
             const std::uint64_t dlm = static_cast<std::uint64_t>(round_row_sum(row_sums[theta], p.masking.row));
             atomicAdd(&sums[theta], static_cast<unsigned long long>(dlm));
