@@ -6,14 +6,22 @@
 //      of the filter's half width into shared memory, rows and columns
 //      mirrored with reflect_101 (what the CPU's row pointers and
 //      mirror_pad_row give: equal for every picture of 2 or more samples);
-//   2. computes the vertical moments of every tile column (vertical_moments,
-//      one column per call) into shared memory;
-//   3. for every sample of the tile, the horizontal pass (horizontal_sigmas)
-//      and the sample's contribution (add_sample) to the thread's ScaleSums;
+//   2. for a band of kBandRows tile rows, computes the vertical moments of
+//      every tile column (column_moments; kVerticalRun rows of a column per
+//      thread, from one register window of samples) into shared memory, as
+//      32-bit words;
+//   3. for every sample of the band, the horizontal filter sums (filter_sum;
+//      kHorizontalRun columns per thread, from one register window of each
+//      moment array, read two words a load), sigmas_from_sums and the
+//      sample's contribution (add_sample) to the thread's ScaleSums; then
+//      2 and 3 for the next band;
 //   4. from the same tile, the next scale's pictures (vertical_lowpass and
 //      horizontal_lowpass_decimate, at the kept rows and columns only);
 //   5. adds its threads' counters and then, one atomic add per counter, adds
 //      them to the frame's 16 counters in the result block.
+// The windows are there because shared-memory loads, not arithmetic, bound
+// the first version (one sample per thread, 16-bit loads: Nsight Compute
+// showed the load/store pipe at 74 % at scale 0, 4K).
 // Every counter is an int64 sum of integers (ScaleSums, vif_math.h), so the
 // order of those additions does not matter: wrap-around unsigned 64-bit
 // atomics give Netflix's two's complement sums bit for bit. The only floating
@@ -32,6 +40,7 @@
 
 #include "features/vif/vif.h"
 #include "features/vif/vif_math.h"
+#include "gpu/block_sum.h"
 #include "gpu/device_twin.h"
 
 namespace twinvmaf::vif {
@@ -41,8 +50,10 @@ namespace {
 constexpr unsigned kThreads = 256;
 constexpr unsigned kTileWidth = 32;   // even, so that a tile's decimated columns
 constexpr unsigned kTileHeight = 32;  // and rows start at x0 / 2 and y0 / 2
-constexpr unsigned kMomentArrays = 8;  // the arrays of a MomentRow
 constexpr unsigned kCounters = 4;      // the counters of a ScaleSums
+constexpr unsigned kBandRows = 16;     // tile rows whose moments are in shared memory at once
+constexpr unsigned kVerticalRun = 4;   // rows of one column per thread in the vertical pass
+constexpr unsigned kHorizontalRun = 2; // columns of one row per thread in the horizontal pass
 
 // The result block: counter 4 * scale + {num_log, den_log, num_non_log,
 // den_non_log}, two's complement.
@@ -91,26 +102,17 @@ __device__ unsigned source_column(int i, unsigned width)
     return width == 1 ? 0u : static_cast<unsigned>(reflect_101(i, static_cast<int>(width)));
 }
 
-// Sums `value` over the block; the total is valid in thread 0. Integers, so
-// the order of the additions does not matter.
-__device__ unsigned long long block_sum(unsigned long long value, unsigned long long* partial)
-{
-    partial[threadIdx.x] = value;
-    __syncthreads();
-    for (unsigned half = kThreads / 2; half > 0; half /= 2) {
-        if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
-        __syncthreads();
-    }
-    const unsigned long long total = partial[0];
-    __syncthreads();  // partial is reused by the next call
-    return total;
-}
-
 // Scale `Scale` of one frame: with kStatistics its counters, with kDecimate
 // the pictures of scale Scale + 1. `previous` is the scale-2 picture, for the
 // leftovers of a one-sample-wide or -high scale 3.
+// Blocks per SM asked of the compiler: 8-bit pictures at four (64 registers,
+// a few bytes spilled), which ran faster on the H200 than three blocks
+// without spills; 16-bit ones as the compiler likes (0: no minimum).
+template <class Sample>
+constexpr unsigned kMinBlocks = sizeof(Sample) == 1 ? 4 : 0;
+
 template <int Scale, class Sample, bool kStatistics, bool kDecimate>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kMinBlocks<Sample>)
     scale_kernel(Image<Sample> in, Decimated out, Image<std::uint16_t> previous, Common common)
 {
     constexpr unsigned kHalf = scale_filter(Scale).half();
@@ -121,17 +123,18 @@ __global__ void __launch_bounds__(kThreads)
     constexpr unsigned kHalo = kStatistics ? kHalf : kNextHalf;
     constexpr unsigned kCols = kTileWidth + 2 * kHalo;
     constexpr unsigned kRows = kTileHeight + 2 * kHalo;
-    constexpr unsigned kMomentRows = kStatistics ? kTileHeight : 1;
+    constexpr unsigned kMomentRows = kStatistics ? kBandRows : 1;
     constexpr unsigned kLowpassRows = kDecimate ? kTileHeight / 2 : 1;
     static_assert(!kDecimate || Scale + 1 < kScaleCount, "scale 3 is not decimated");
     static_assert(kNextHalf <= kHalo, "the tile holds the decimation filter's border");
 
     __shared__ Sample ref_tile[kRows][kCols];
     __shared__ Sample dis_tile[kRows][kCols];
-    __shared__ std::uint16_t moments[kMomentArrays][kMomentRows][kCols];
+    // 32-bit words (of 16-bit values): the horizontal pass loads two a time.
+    alignas(8) __shared__ std::uint32_t moments[kMomentArrays][kMomentRows][kCols];
     __shared__ std::uint16_t lowpass[2][kLowpassRows][kCols];
     __shared__ std::uint16_t leftovers[kMomentArrays];
-    __shared__ unsigned long long partial[kThreads];
+    __shared__ gpu::BlockSumScratch<kThreads, kCounters> scratch;
 
     const int x0 = static_cast<int>(blockIdx.x * kTileWidth);
     const int y0 = static_cast<int>(blockIdx.y * kTileHeight);
@@ -179,52 +182,83 @@ __global__ void __launch_bounds__(kThreads)
 
     ScaleSums sums;  // this thread's share of the tile's counters
     if constexpr (kStatistics) {
-        const auto moment_row = [&](unsigned r, unsigned offset) {
-            return MomentRow{&moments[0][r][offset], &moments[1][r][offset], &moments[2][r][offset],
-                             &moments[3][r][offset], &moments[4][r][offset], &moments[5][r][offset],
-                             &moments[6][r][offset], &moments[7][r][offset]};
-        };
-        // 2. Vertical moments of every tile column of the tile's rows.
         const VerticalShifts shifts = statistics_shifts(Scale, common.bitdepth);
-        for (unsigned i = threadIdx.x; i < kTileHeight * kCols; i += kThreads) {
-            const unsigned r = i / kCols, c = i % kCols;
-            if (y0 + static_cast<int>(r) >= static_cast<int>(in.height)) continue;
-            const Sample* ref_rows[kTaps];
-            const Sample* dis_rows[kTaps];
-            for (unsigned k = 0; k < kTaps; ++k) {
-                ref_rows[k] = ref_tile[r + k];
-                dis_rows[k] = dis_tile[r + k];
-            }
-            vertical_moments<Scale>(ref_rows, dis_rows, shifts, c, c + 1, moment_row(r, 0));
-        }
-        __syncthreads();
-        if constexpr (Scale == kScaleCount - 1) {
-            // A one-column picture: the leftovers right of it, mirrored to the
-            // left as on the CPU.
-            if (in.width == 1) {
-                for (unsigned r = threadIdx.x; r < kTileHeight; r += kThreads) {
-                    const MomentRow row = moment_row(r, kHalo);
-                    std::uint16_t* arrays[kMomentArrays] = {row.mu1,     row.mu2,    row.xx_high, row.xx_low,
-                                                            row.yy_high, row.yy_low, row.xy_high, row.xy_low};
-                    for (unsigned a = 0; a < kMomentArrays; ++a) {
-                        arrays[a][1] = leftovers[a];
-                        mirror_pad_row(arrays[a], 1, kHalf);
-                    }
+        // The tile's rows a band at a time: a band's moments fill the
+        // shared array, then its samples are scored.
+        for (unsigned band = 0; band < kTileHeight; band += kBandRows) {
+            if (y0 + static_cast<int>(band) >= static_cast<int>(in.height)) break;  // the same for the whole block
+            // 2. Vertical moments of every tile column of the band's rows,
+            // kVerticalRun rows of one column per thread: the samples under
+            // all their taps are read once, into registers. Output row r
+            // (band-relative) reads tile rows band + r + k for tap k.
+            constexpr unsigned kWindow = kTaps + kVerticalRun - 1;
+            for (unsigned i = threadIdx.x; i < kCols * (kBandRows / kVerticalRun); i += kThreads) {
+                const unsigned c = i % kCols, r = i / kCols * kVerticalRun;
+                std::uint32_t ref_window[kWindow], dis_window[kWindow];
+#pragma unroll
+                for (unsigned k = 0; k < kWindow; ++k) {
+                    ref_window[k] = ref_tile[band + r + k][c];
+                    dis_window[k] = dis_tile[band + r + k][c];
                 }
-                __syncthreads();
+#pragma unroll
+                for (unsigned j = 0; j < kVerticalRun; ++j) {
+                    std::uint16_t m[kMomentArrays];
+                    column_moments<Scale, Sample>([&](unsigned k) { return ref_window[j + k]; },
+                                                  [&](unsigned k) { return dis_window[j + k]; }, shifts, m);
+#pragma unroll
+                    for (unsigned a = 0; a < kMomentArrays; ++a) moments[a][r + j][c] = m[a];
+                }
             }
-        }
+            __syncthreads();
+            if constexpr (Scale == kScaleCount - 1) {
+                // A one-column picture: the leftovers right of it, mirrored
+                // to the left as on the CPU.
+                if (in.width == 1) {
+                    for (unsigned r = threadIdx.x; r < kBandRows; r += kThreads) {
+                        for (unsigned a = 0; a < kMomentArrays; ++a) {
+                            std::uint32_t* row = &moments[a][r][kHalo];
+                            row[1] = leftovers[a];
+                            mirror_pad_row(row, 1, kHalf);
+                        }
+                    }
+                    __syncthreads();
+                }
+            }
 
-        // 3. Each sample's sigmas and contribution. Tile column c + kHalf of
-        // the moments is picture column x0 + c.
-        for (unsigned i = threadIdx.x; i < kTileHeight * kTileWidth; i += kThreads) {
-            const unsigned r = i / kTileWidth, c = i % kTileWidth;
-            if (y0 + static_cast<int>(r) >= static_cast<int>(in.height) ||
-                x0 + static_cast<int>(c) >= static_cast<int>(in.width))
-                continue;
-            std::int32_t sigma1_sq, sigma2_sq, sigma12;
-            horizontal_sigmas<Scale>(moment_row(r, c + kHalf), 0, 1, SigmaRow{&sigma1_sq, &sigma2_sq, &sigma12});
-            add_sample(sums, sigma1_sq, sigma2_sq, sigma12, common.log2_table, common.gain_limit);
+            // 3. Each sample's sigmas and contribution, kHorizontalRun
+            // columns per thread from one window of each moment array (two
+            // 32-bit words a load). Moment column c + k is under tap k of
+            // picture column x0 + c.
+            constexpr unsigned kSpan = kTaps + kHorizontalRun - 1;
+            static_assert(kSpan % 2 == 0 && kTileWidth % kHorizontalRun == 0, "windows of whole word pairs");
+            constexpr unsigned kRuns = kTileWidth / kHorizontalRun;
+            for (unsigned i = threadIdx.x; i < kBandRows * kRuns; i += kThreads) {
+                const unsigned r = i / kRuns, c = i % kRuns * kHorizontalRun;
+                if (y0 + static_cast<int>(band + r) >= static_cast<int>(in.height)) continue;
+                std::uint32_t filtered[kHorizontalRun][kMomentArrays];
+#pragma unroll
+                for (unsigned a = 0; a < kMomentArrays; ++a) {
+                    std::uint32_t window[kSpan];
+                    const auto* pairs = reinterpret_cast<const uint2*>(&moments[a][r][c]);
+#pragma unroll
+                    for (unsigned k = 0; k < kSpan / 2; ++k) {
+                        const uint2 pair = pairs[k];
+                        window[2 * k] = pair.x;
+                        window[2 * k + 1] = pair.y;
+                    }
+#pragma unroll
+                    for (unsigned j = 0; j < kHorizontalRun; ++j)
+                        filtered[j][a] = filter_sum<Scale>([&](unsigned k) { return window[j + k]; });
+                }
+#pragma unroll
+                for (unsigned j = 0; j < kHorizontalRun; ++j) {
+                    if (x0 + static_cast<int>(c + j) >= static_cast<int>(in.width)) continue;
+                    std::int32_t sigma1_sq, sigma2_sq, sigma12;
+                    sigmas_from_sums(filtered[j], sigma1_sq, sigma2_sq, sigma12);
+                    add_sample(sums, sigma1_sq, sigma2_sq, sigma12, common.log2_table, common.gain_limit);
+                }
+            }
+            __syncthreads();  // the next band reuses the moments
         }
     }
 
@@ -260,11 +294,12 @@ __global__ void __launch_bounds__(kThreads)
     if constexpr (kStatistics) {
         // 5. The tile's counters, added to the frame's: integers, so neither
         // the order within the block nor that of the blocks matters.
-        const std::int64_t counters[kCounters] = {sums.num_log, sums.den_log, sums.num_non_log, sums.den_non_log};
-        for (unsigned k = 0; k < kCounters; ++k) {
-            const unsigned long long total = block_sum(static_cast<unsigned long long>(counters[k]), partial);
-            if (threadIdx.x == 0 && total) atomicAdd(common.counters + kCounters * Scale + k, total);
-        }
+        unsigned long long counters[kCounters] = {
+            static_cast<unsigned long long>(sums.num_log), static_cast<unsigned long long>(sums.den_log),
+            static_cast<unsigned long long>(sums.num_non_log), static_cast<unsigned long long>(sums.den_non_log)};
+        gpu::block_sum(counters, scratch);
+        for (unsigned k = 0; k < kCounters; ++k)
+            if (threadIdx.x == 0 && counters[k]) atomicAdd(common.counters + kCounters * Scale + k, counters[k]);
     }
 }
 

@@ -118,6 +118,10 @@ TV_HD std::uint64_t round_shift(std::uint64_t value, unsigned shift)
 TV_HD int reflect_101(int i, int n)
 {
     const int period = 2 * (n - 1);
+    // One reflection at most (every index of a picture at least as wide as
+    // the filter's half): no division. GPU tiles index every sample this way.
+    const int magnitude = i < 0 ? -i : i;
+    if (magnitude <= period) return magnitude < period - magnitude ? magnitude : period - magnitude;
     i %= period;
     if (i < 0) i += period;
     return i < n ? i : period - i;
@@ -184,39 +188,59 @@ TV_HD std::uint32_t combine_halves(std::uint32_t high_sum, std::uint32_t low_sum
     return (high_sum << (16 - shift)) + round_shift(low_sum, shift);
 }
 
+// The eight vertical moments of one column of scale `Scale`, in MomentRow
+// order (mu1, mu2, then the high and low halves of xx, yy, xy): r(k) and
+// d(k) are the reference and distorted samples under tap k. Products of
+// 8-bit samples fit 16 bits (Netflix's 8-bit path sums them in 32 bits);
+// those of 16-bit samples are split in halves (its 16-bit path sums in 64
+// bits; both are exact).
+inline constexpr unsigned kMomentArrays = 8;
+
+template <int Scale, class Sample, class Ref, class Dis>
+TV_HD void column_moments(const Ref& r, const Dis& d, VerticalShifts shifts, std::uint16_t (&m)[kMomentArrays])
+{
+    constexpr bool kProductsFit16 = sizeof(Sample) == 1;
+    m[0] = static_cast<std::uint16_t>(round_shift(filter_sum<Scale>(r), shifts.mu));
+    m[1] = static_cast<std::uint16_t>(round_shift(filter_sum<Scale>(d), shifts.mu));
+    // A second moment from the sums over the two halves of its products.
+    const auto moment = [&](auto product) {
+        const std::uint32_t low_sum = filter_sum<Scale>([&](unsigned k) { return low_half(product(k)); });
+        std::uint32_t high_sum = 0;
+        if constexpr (!kProductsFit16)
+            high_sum = filter_sum<Scale>([&](unsigned k) { return high_half(product(k)); });
+        return combine_halves(high_sum, low_sum, shifts.square);
+    };
+    const std::uint32_t xx = moment([&](unsigned k) { return std::uint32_t{r(k)} * r(k); });
+    const std::uint32_t yy = moment([&](unsigned k) { return std::uint32_t{d(k)} * d(k); });
+    const std::uint32_t xy = moment([&](unsigned k) { return std::uint32_t{r(k)} * d(k); });
+    m[2] = high_half(xx);
+    m[3] = low_half(xx);
+    m[4] = high_half(yy);
+    m[5] = low_half(yy);
+    m[6] = high_half(xy);
+    m[7] = low_half(xy);
+}
+
 // Columns [x_begin, x_end) of the vertical moments of one output row of
 // scale `Scale`. ref_rows[k] / dis_rows[k] are the picture rows under tap k
-// (already mirrored). Products of 8-bit samples fit 16 bits (Netflix's 8-bit
-// path sums them in 32 bits); those of 16-bit samples are split in halves
-// (its 16-bit path sums in 64 bits; both are exact).
+// (already mirrored).
 template <int Scale, class Sample>
 TV_HD void vertical_moments(const Sample* const* ref_rows, const Sample* const* dis_rows, VerticalShifts shifts,
                             unsigned x_begin, unsigned x_end, MomentRow out)
 {
-    constexpr bool kProductsFit16 = sizeof(Sample) == 1;
     VIF_COLUMNS_INDEPENDENT
     for (unsigned x = x_begin; x < x_end; ++x) {
-        const auto r = [&](unsigned k) -> std::uint32_t { return ref_rows[k][x]; };
-        const auto d = [&](unsigned k) -> std::uint32_t { return dis_rows[k][x]; };
-        out.mu1[x] = static_cast<std::uint16_t>(round_shift(filter_sum<Scale>(r), shifts.mu));
-        out.mu2[x] = static_cast<std::uint16_t>(round_shift(filter_sum<Scale>(d), shifts.mu));
-        // A second moment from the sums over the two halves of its products.
-        const auto moment = [&](auto product) {
-            const std::uint32_t low_sum = filter_sum<Scale>([&](unsigned k) { return low_half(product(k)); });
-            std::uint32_t high_sum = 0;
-            if constexpr (!kProductsFit16)
-                high_sum = filter_sum<Scale>([&](unsigned k) { return high_half(product(k)); });
-            return combine_halves(high_sum, low_sum, shifts.square);
-        };
-        const std::uint32_t xx = moment([&](unsigned k) { return r(k) * r(k); });
-        const std::uint32_t yy = moment([&](unsigned k) { return d(k) * d(k); });
-        const std::uint32_t xy = moment([&](unsigned k) { return r(k) * d(k); });
-        out.xx_high[x] = high_half(xx);
-        out.xx_low[x] = low_half(xx);
-        out.yy_high[x] = high_half(yy);
-        out.yy_low[x] = low_half(yy);
-        out.xy_high[x] = high_half(xy);
-        out.xy_low[x] = low_half(xy);
+        std::uint16_t m[kMomentArrays];
+        column_moments<Scale, Sample>([&](unsigned k) -> std::uint32_t { return ref_rows[k][x]; },
+                                      [&](unsigned k) -> std::uint32_t { return dis_rows[k][x]; }, shifts, m);
+        out.mu1[x] = m[0];
+        out.mu2[x] = m[1];
+        out.xx_high[x] = m[2];
+        out.xx_low[x] = m[3];
+        out.yy_high[x] = m[4];
+        out.yy_low[x] = m[5];
+        out.xy_high[x] = m[6];
+        out.xy_low[x] = m[7];
     }
 }
 
@@ -227,10 +251,25 @@ struct SigmaRow {
     std::int32_t* sigma12;
 };
 
-// Columns [x_begin, x_end) of the horizontal pass over a padded MomentRow:
+// One sample's local (co)variances from the horizontal filter sums of its
+// eight moment arrays (sums[a]: filter_sum over array a, MomentRow order):
 // sigma = E[ab] - E[a]E[b], the filtered product rounded from Q32 to Q16
 // minus the product of the means rounded from Q32 to Q16, in 32-bit
 // unsigned arithmetic and then read as signed, as Netflix does.
+TV_HD void sigmas_from_sums(const std::uint32_t (&sums)[kMomentArrays], std::int32_t& sigma1_sq,
+                            std::int32_t& sigma2_sq, std::int32_t& sigma12)
+{
+    const std::uint32_t mu1 = sums[0], mu2 = sums[1];
+    const auto q16_moment = [&](unsigned high) { return combine_halves(sums[high], sums[high + 1], 16); };
+    const auto q16_product = [](std::uint32_t a, std::uint32_t b) {
+        return static_cast<std::uint32_t>(round_shift(std::uint64_t{a} * b, 32));
+    };
+    sigma1_sq = static_cast<std::int32_t>(q16_moment(2) - q16_product(mu1, mu1));
+    sigma2_sq = static_cast<std::int32_t>(q16_moment(4) - q16_product(mu2, mu2));
+    sigma12 = static_cast<std::int32_t>(q16_moment(6) - q16_product(mu1, mu2));
+}
+
+// Columns [x_begin, x_end) of the horizontal pass over a padded MomentRow.
 template <int Scale>
 TV_HD void horizontal_sigmas(const MomentRow& in, unsigned x_begin, unsigned x_end, SigmaRow out)
 {
@@ -242,16 +281,10 @@ TV_HD void horizontal_sigmas(const MomentRow& in, unsigned x_begin, unsigned x_e
             const std::uint16_t* first = row + static_cast<std::ptrdiff_t>(x) - kHalf;
             return filter_sum<Scale>([&](unsigned k) { return first[k]; });
         };
-        const std::uint32_t mu1 = filtered(in.mu1), mu2 = filtered(in.mu2);
-        const auto q16_moment = [&](const std::uint16_t* high, const std::uint16_t* low) {
-            return combine_halves(filtered(high), filtered(low), 16);
-        };
-        const auto q16_product = [](std::uint32_t a, std::uint32_t b) {
-            return static_cast<std::uint32_t>(round_shift(std::uint64_t{a} * b, 32));
-        };
-        out.sigma1_sq[x] = static_cast<std::int32_t>(q16_moment(in.xx_high, in.xx_low) - q16_product(mu1, mu1));
-        out.sigma2_sq[x] = static_cast<std::int32_t>(q16_moment(in.yy_high, in.yy_low) - q16_product(mu2, mu2));
-        out.sigma12[x] = static_cast<std::int32_t>(q16_moment(in.xy_high, in.xy_low) - q16_product(mu1, mu2));
+        const std::uint32_t sums[kMomentArrays] = {filtered(in.mu1),     filtered(in.mu2),    filtered(in.xx_high),
+                                                   filtered(in.xx_low),  filtered(in.yy_high), filtered(in.yy_low),
+                                                   filtered(in.xy_high), filtered(in.xy_low)};
+        sigmas_from_sums(sums, out.sigma1_sq[x], out.sigma2_sq[x], out.sigma12[x]);
     }
 }
 
