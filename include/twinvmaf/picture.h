@@ -67,10 +67,12 @@ struct PlaneView {
 
 // Where a Picture's bytes live. The default is ordinary heap memory; a GPU
 // backend supplies page-locked (pinned) memory so frames upload without a
-// staging copy.
+// staging copy. `device` is handed to allocate(): the GPU whose context pins
+// the memory (allocate() may run on any thread).
 struct PictureAllocator {
-    void* (*allocate)(std::size_t bytes) = nullptr;
+    void* (*allocate)(std::size_t bytes, int device) = nullptr;
     void (*release)(void* memory) = nullptr;
+    int device = 0;
 };
 
 // Frees a picture buffer through the allocator that made it.

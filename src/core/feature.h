@@ -100,6 +100,11 @@ public:
     // Previous frames extract() reads (0: none).
     virtual unsigned history() const { return 0; }
 
+    // Planes 0 .. n-1 of a frame that extract() reads. The pipeline reads no
+    // more of each raw frame than its extractors read (a GPU uploads no
+    // more), so a luma-only feature returns 1.
+    virtual int planes_read() const { return 3; }
+
     // libvmaf's VMAF_FEATURE_EXTRACTOR_TEMPORAL. Such a feature runs on every
     // frame even with --subsample, and its values of a frame are collected
     // before the other features' (Netflix's CLI extracts temporal features

@@ -38,7 +38,7 @@ FrameSource::FrameSource(VideoReader& reference, VideoReader& distorted, std::sh
         // Large frames are read in parts, so all threads can work on one
         // frame pair and little needs to be read ahead: about 1 MiB or more a
         // part, up to half the threads per picture.
-        const std::size_t frame_bytes = reference.format().frame_bytes();
+        const std::size_t frame_bytes = bytes_read(reference.format().frame_bytes());
         const std::size_t by_size = std::max<std::size_t>(1, frame_bytes >> 20);
         parts_ = static_cast<unsigned>(std::clamp<std::size_t>(by_size, 1, std::max(1u, config_.read_threads / 2)));
         units_per_frame_ = 2 * parts_;
@@ -90,7 +90,7 @@ void FrameSource::read_by_number()
             target = lanes_[lane].ring[index % config_.ahead].picture.get();
         }
         // Even offsets (whole samples); the last part takes the remainder.
-        const std::size_t bytes = target->size_bytes();
+        const std::size_t bytes = bytes_read(target->size_bytes());
         const std::size_t share = bytes / parts_ & ~std::size_t{7};
         const std::size_t offset = part * share;
         const std::size_t length = part + 1 == parts_ ? bytes - offset : share;

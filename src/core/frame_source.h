@@ -13,6 +13,7 @@
 // next() at the frame where they happened, as if read in order.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -39,6 +40,10 @@ struct FrameSourceConfig {
     std::uint64_t frame_limit = 0;  // 0: until an input ends
     unsigned read_threads = 1;      // used when both inputs allow random access
     unsigned ahead = 4;             // frame pairs read before they are asked for
+    // Bytes at the start of each frame that are read where frames are read
+    // by number (the planes the extractors read; 0: the whole frame). Pipes
+    // and Y4M files are read whole.
+    std::size_t frame_prefix = 0;
     // Called from next() when one input ends before the other.
     std::function<void(const std::string&)> warn;
 };
@@ -76,6 +81,10 @@ private:
     void read_in_order(unsigned lane);       // one thread per input
     void read_by_number();                   // several threads, parts of both inputs
     bool may_fill(std::uint64_t index) const { return index < consumed_ + config_.ahead; }
+    std::size_t bytes_read(std::size_t frame_bytes) const
+    {
+        return config_.frame_prefix ? std::min(config_.frame_prefix, frame_bytes) : frame_bytes;
+    }
     void warn_shorter(std::uint64_t scored, unsigned ended_lane);
 
     std::shared_ptr<PicturePool> pool_;

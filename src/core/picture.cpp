@@ -60,7 +60,7 @@ void Picture::reset(const VideoFormat& format)
     if (needed > capacity_) {
         buffer_.reset();
         capacity_ = 0;
-        std::uint8_t* memory = allocator_ ? static_cast<std::uint8_t*>(allocator_->allocate(needed))
+        std::uint8_t* memory = allocator_ ? static_cast<std::uint8_t*>(allocator_->allocate(needed, allocator_->device))
                                           : new std::uint8_t[needed];
         buffer_ = std::unique_ptr<std::uint8_t[], PictureRelease>(memory, PictureRelease{allocator_});
         capacity_ = needed;

@@ -2,8 +2,13 @@
 // the video's length, and pinned (GPU) buffers are allocated once per picture.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <memory>
 #include <mutex>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "twinvmaf/picture.h"
@@ -34,17 +39,37 @@ public:
         });
     }
 
-    // Makes `count` pictures of `format` now rather than on first use:
-    // pinned allocations cost milliseconds per 4K picture, which would
-    // otherwise land in the first frames' time. One thread: the driver
-    // serialises pinning (8 threads were slower on the H200 machine).
-    void reserve(std::size_t count, const VideoFormat& format)
+    // Makes `count` pictures of `format` now rather than on first use, on
+    // up to `threads` threads: pinned allocations cost milliseconds per 4K
+    // picture (mostly faulting the pages in, which scales with threads; the
+    // driver serialises the pinning itself), which would otherwise land in
+    // the first frames' time. Rethrows the first allocation error.
+    void reserve(std::size_t count, const VideoFormat& format, unsigned threads = 1)
     {
-        std::vector<std::unique_ptr<Picture>> made;
-        for (std::size_t i = 0; i < count; ++i) {
-            made.push_back(std::make_unique<Picture>(allocator_));
-            made.back()->reset(format);
+        std::vector<std::unique_ptr<Picture>> made(count);
+        std::vector<std::exception_ptr> errors(count);
+        std::atomic<std::size_t> next{0};
+        auto make = [&] {
+            for (std::size_t i; (i = next++) < count;) {
+                try {
+                    auto picture = std::make_unique<Picture>(allocator_);
+                    picture->reset(format);
+                    made[i] = std::move(picture);
+                } catch (...) {
+                    errors[i] = std::current_exception();
+                }
+            }
+        };
+        std::vector<std::thread> helpers;
+        try {
+            for (std::size_t t = 1; t < std::min<std::size_t>(threads, count); ++t) helpers.emplace_back(make);
+        } catch (const std::system_error&) {
+            // Fewer threads: this one and those already started do the rest.
         }
+        make();
+        for (std::thread& helper : helpers) helper.join();
+        for (const std::exception_ptr& error : errors)
+            if (error) std::rethrow_exception(error);
         std::lock_guard lock(mutex_);
         for (auto& picture : made) free_.push_back(std::move(picture));
     }

@@ -28,7 +28,37 @@ struct FrameJob {
     std::exception_ptr error;
 };
 
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
 }  // namespace
+
+// The GPU's start-up: the engine (the device context takes hundreds of
+// milliseconds on a large GPU), then `pictures` pinned pictures made on
+// `threads` threads (faulting their pages in is the part that scales with
+// threads). Not side by side: faulting hundreds of MB in while the driver
+// creates the context made the context's creation slower and its time vary by
+// 100 ms on the H200 machine; one after the other costs about 12 ms more at
+// 4K and is steady.
+GpuStats Pipeline::start_gpu(const VideoFormat& format, unsigned history, std::size_t upload_bytes,
+                             std::size_t pictures, unsigned threads, PicturePool& pool,
+                             std::unique_ptr<GpuEngine>& engine) const
+{
+    GpuStats stats;
+    const auto start = Clock::now();
+    engine = make_gpu_engine(config_.backend, config_.gpu_device, format, config_.feature_options, history,
+                             upload_bytes);
+    const auto pinning = Clock::now();
+    pool.reserve(pictures, format, threads);
+    stats.pinned_ms = ms_since(pinning);
+    stats.pinned_pictures = pictures;
+    stats.startup_ms = ms_since(start);
+    return stats;
+}
 
 Pipeline::Pipeline(std::vector<std::unique_ptr<FeatureExtractor>> extractors, PipelineConfig config)
     : extractors_(std::move(extractors)), config_(std::move(config))
@@ -64,20 +94,47 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
         for (std::size_t e = 0; e < extractors_.size(); ++e)
             if (extractors_[e]->temporal() == (pass == 0)) collect_order.push_back(e);
 
+    // The first planes of each frame that some extractor reads: all that is
+    // read of a raw frame, and uploaded to a GPU (luma only for VMAF).
+    int planes = 0;
+    for (auto& extractor : extractors_) planes = std::max(planes, extractor->planes_read());
+    std::size_t frame_prefix = 0;
+    for (int p = 0; p < std::min(planes, 3); ++p) frame_prefix += format.stored_plane_bytes(p);
+
+    const bool on_gpu = config_.backend != Backend::kCpu;
+    const unsigned threads = on_gpu ? 1 : resolve_thread_count(config_.threads);
+    const std::size_t window =
+        on_gpu ? gpu_engine_depth(history) : std::max<std::size_t>(2, std::size_t{threads} * 2);
+    // On the CPU, --threads also bounds the readers (batch farms run many
+    // --threads 1 jobs side by side); a GPU needs them all to be fed.
+    const unsigned read_threads = on_gpu ? default_read_threads() : std::min(default_read_threads(), threads);
+    // Frames are read in parts by all threads at once, so a few suffice.
+    const unsigned ahead = 3;
+
+    // GPU pictures live in pinned memory (uploads need no staging copy).
+    const PictureAllocator pinned =
+        on_gpu ? pinned_picture_allocator(config_.backend, config_.gpu_device) : PictureAllocator{};
+    auto pool = std::make_shared<PicturePool>(pinned.allocate ? &pinned : nullptr);
     std::unique_ptr<GpuEngine> engine;
-    if (config_.backend != Backend::kCpu) {
+    GpuStats startup;
+    if (on_gpu) {
         if (config_.feature_options.size() != extractors_.size())
             throw Error("internal: GPU backend needs the option values of every extractor");
-        engine = make_gpu_engine(config_.backend, config_.gpu_device, format, config_.feature_options, history);
+        // Every picture the run will hold at once (in flight, history, read
+        // ahead, one in hand), made up front; fewer for a short input.
+        std::uint64_t needed = 2 * (std::uint64_t{window} + history + ahead + 1);
+        if (reference.frames_left() && distorted.frames_left()) {
+            std::uint64_t frames = std::min(*reference.frames_left(), *distorted.frames_left());
+            if (config_.frame_cnt) frames = std::min(frames, config_.frame_cnt);
+            needed = std::min(needed, 2 * (frames + history));
+        }
+        startup = start_gpu(format, history, frame_prefix, static_cast<std::size_t>(needed), read_threads, *pool,
+                            engine);
     }
-    const unsigned threads = engine ? 1 : resolve_thread_count(config_.threads);
-    const std::size_t window = engine ? engine->depth() : std::max<std::size_t>(2, std::size_t{threads} * 2);
 
     std::vector<SlotWriter> writers;
     writers.reserve(extractors_.size());
     for (auto& extractor : extractors_) writers.emplace_back(collector, extractor->output_names());
-
-    auto pool = std::make_shared<PicturePool>(engine ? engine->picture_allocator() : nullptr);
     // scratch[worker][extractor], made on first use by that worker.
     std::vector<std::vector<std::unique_ptr<Scratch>>> scratch(threads);
     for (auto& per_worker : scratch) per_worker.resize(extractors_.size());
@@ -150,32 +207,12 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
         });
     };
 
-    // On the CPU, --threads also bounds the readers (batch farms run many
-    // --threads 1 jobs side by side); a GPU needs them all to be fed.
-    const unsigned read_threads = engine ? default_read_threads() : std::min(default_read_threads(), threads);
-    // Frames are read in parts by all threads at once, so a few suffice.
-    const unsigned ahead = 3;
-    double pinned_ms = 0;
-    std::size_t pinned_pictures = 0;
-    if (engine) {
-        // Every picture the run will hold at once (in flight, history, read
-        // ahead, one in hand), pinned up front; fewer for a short input.
-        std::uint64_t needed = 2 * (std::uint64_t{window} + history + ahead + 1);
-        if (reference.frames_left() && distorted.frames_left()) {
-            std::uint64_t frames = std::min(*reference.frames_left(), *distorted.frames_left());
-            if (config_.frame_cnt) frames = std::min(frames, config_.frame_cnt);
-            needed = std::min(needed, 2 * (frames + history));
-        }
-        const auto reserve_start = std::chrono::steady_clock::now();
-        pool->reserve(static_cast<std::size_t>(needed), format);
-        pinned_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - reserve_start).count();
-        pinned_pictures = static_cast<std::size_t>(needed);
-    }
     const auto start = std::chrono::steady_clock::now();
     FrameSource source(reference, distorted, pool,
                        FrameSourceConfig{.frame_limit = config_.frame_cnt,
                                          .read_threads = read_threads,
                                          .ahead = ahead,
+                                         .frame_prefix = frame_prefix,
                                          .warn = config_.warn});
     std::uint64_t index = 0;
     try {
@@ -227,8 +264,9 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
     if (engine) {
         result.device = engine->description();
         result.gpu_stats = engine->stats();
-        result.gpu_stats.pinned_ms = pinned_ms;
-        result.gpu_stats.pinned_pictures = pinned_pictures;
+        result.gpu_stats.pinned_ms = startup.pinned_ms;
+        result.gpu_stats.pinned_pictures = startup.pinned_pictures;
+        result.gpu_stats.startup_ms = startup.startup_ms;
     }
     return result;
 }

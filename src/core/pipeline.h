@@ -25,6 +25,8 @@
 
 namespace twinvmaf {
 
+class PicturePool;
+
 struct PipelineConfig {
     unsigned threads = 0;           // 0: every core
     unsigned subsample = 1;         // non-temporal features run on multiples only
@@ -61,6 +63,9 @@ public:
     PipelineResult run(VideoReader& reference, VideoReader& distorted, Collector& collector);
 
 private:
+    GpuStats start_gpu(const VideoFormat& format, unsigned history, std::size_t upload_bytes, std::size_t pictures,
+                       unsigned threads, PicturePool& pool, std::unique_ptr<GpuEngine>& engine) const;
+
     std::vector<std::unique_ptr<FeatureExtractor>> extractors_;
     PipelineConfig config_;
 };

@@ -41,7 +41,7 @@ void release_pinned(void* memory) { (void)gpuFreeHost(memory); }
 // cost that grows with the frame size.
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
-void* allocate_picture(std::size_t bytes)
+void* allocate_picture(std::size_t bytes, int device)
 {
     const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
     void* memory = std::aligned_alloc(kHugePage, rounded);
@@ -49,8 +49,13 @@ void* allocate_picture(std::size_t bytes)
 #ifdef MADV_HUGEPAGE
     (void)::madvise(memory, rounded, MADV_HUGEPAGE);
 #endif
-    std::memset(memory, 0, rounded);  // fault the pages in before pinning them
-    const gpuError_t status = gpuHostRegister(memory, rounded);
+    // Fault the pages in before pinning them: on the caller's thread, which
+    // may run beside the engine's start-up (the part that scales with threads).
+    std::memset(memory, 0, rounded);
+    // The pinning needs the device's context (made here or by the engine,
+    // whichever comes first; the runtime makes it once).
+    gpuError_t status = gpuSetDevice(device);
+    if (status == gpuSuccess) status = gpuHostRegister(memory, rounded);
     if (status != gpuSuccess) {
         std::free(memory);
         check(status, "pinning a picture");
@@ -63,8 +68,6 @@ void release_picture(void* memory)
     (void)gpuHostUnregister(memory);
     std::free(memory);
 }
-
-const PictureAllocator kPinnedAllocator{allocate_picture, release_picture};
 
 // Device memory owned for the engine's lifetime.
 class DeviceMemory {
@@ -112,8 +115,9 @@ std::size_t align_up(std::size_t n) { return (n + kResultAlignment - 1) / kResul
 class Engine final : public GpuEngine {
 public:
     Engine(Backend backend, int device, const VideoFormat& format, const std::vector<OptionValues>& features,
-           unsigned history)
-        : backend_(backend), device_(device), format_(format)
+           unsigned history, std::size_t upload_bytes)
+        : backend_(backend), device_(device), format_(format),
+          upload_bytes_(upload_bytes ? std::min(upload_bytes, format.frame_bytes()) : format.frame_bytes())
     {
         const auto setup_start = std::chrono::steady_clock::now();
         int count = 0;
@@ -134,7 +138,7 @@ public:
         if (history > kMaxHistory)
             throw Error("internal: a GPU twin may look back at most " + std::to_string(kMaxHistory) + " frames");
         history_ = history;
-        depth_ = std::max(3u, history + 2);
+        depth_ = gpu_engine_depth(history);
         check(gpuStreamCreate(&copy_stream_), "stream creation");
         check(gpuStreamCreate(&result_stream_), "stream creation");
         twin_streams_.resize(twins_.size());
@@ -177,7 +181,6 @@ public:
                gpu_device_name(device_);
     }
 
-    const PictureAllocator* picture_allocator() const override { return &kPinnedAllocator; }
     unsigned depth() const override { return depth_; }
 
     void submit(unsigned slot_index, std::uint64_t index, const Picture& ref, const Picture& dis,
@@ -190,7 +193,7 @@ public:
             const Slot& last_reader = *slots_[(index + history_ - depth_) % depth_];
             check(gpuStreamWaitEvent(copy_stream_, last_reader.done), "stream wait");
         }
-        const std::size_t bytes = format_.frame_bytes();
+        const std::size_t bytes = upload_bytes_;
         if (timing_ && stats_.frames == 0) check(gpuEventRecord(first_upload_, copy_stream_), "event record");
         mark(slot, kUploadBegin, copy_stream_);
         check(gpuMemcpyAsync(slot.ref.get(), ref.bytes(), bytes, gpuMemcpyHostToDevice, copy_stream_), "upload");
@@ -300,6 +303,7 @@ private:
     // Per-stage device timing costs a few events a frame: only on request.
     bool timing_ = std::getenv("TWINVMAF_GPU_TIMING") != nullptr;
     VideoFormat format_;
+    std::size_t upload_bytes_;  // of each picture: the planes the twins read
     unsigned depth_ = 0;
     unsigned history_ = 0;
     gpuEvent_t first_upload_ = nullptr;  // timing only: start of the device span
@@ -337,8 +341,17 @@ bool twin_exists(const std::string& feature, Backend backend)
     return backend == gpu::kThisBackend && gpu::has_twin(feature);
 }
 
+PictureAllocator pinned_picture_allocator(Backend backend, int device)
+{
+    if (backend != gpu::kThisBackend) return {};
+    return PictureAllocator{gpu::allocate_picture, gpu::release_picture, device};
+}
+
+unsigned gpu_engine_depth(unsigned history) { return std::max(3u, history + 2); }
+
 std::unique_ptr<GpuEngine> make_gpu_engine(Backend backend, int device, const VideoFormat& format,
-                                           const std::vector<OptionValues>& features, unsigned history)
+                                           const std::vector<OptionValues>& features, unsigned history,
+                                           std::size_t upload_bytes)
 {
     if (backend != gpu::kThisBackend)
         throw Error(std::string("--backend ") + backend_name(backend) + ": this twinvmaf was built with " +
@@ -348,7 +361,7 @@ std::unique_ptr<GpuEngine> make_gpu_engine(Backend backend, int device, const Vi
             throw Error("feature '" + options.feature() + "' has no " + backend_name(backend) +
                         " twin yet; use --backend cpu");
     }
-    return std::make_unique<gpu::Engine>(backend, device, format, features, history);
+    return std::make_unique<gpu::Engine>(backend, device, format, features, history, upload_bytes);
 }
 
 }  // namespace twinvmaf

@@ -33,11 +33,14 @@ struct GpuStats {
     // With timing on (TWINVMAF_GPU_TIMING=1): device milliseconds summed over
     // all frames, from events around the uploads, each twin and the readback.
     double upload_ms = 0.0;
-    double setup_ms = 0.0;
-    double device_span_ms = 0.0;
-    double pinned_ms = 0.0;            // pinned pictures allocated up front (pipeline)
-    std::size_t pinned_pictures = 0;  // first upload to last readback: the device's pace  // engine construction (device init, allocations), wall clock
     double readback_ms = 0.0;
+    double device_span_ms = 0.0;      // first upload to last readback: the device's pace
+    // Start-up, wall clock: the engine's construction (device context,
+    // allocations) and, beside it, the pictures pinned up front (pipeline).
+    double setup_ms = 0.0;
+    double pinned_ms = 0.0;
+    std::size_t pinned_pictures = 0;
+    double startup_ms = 0.0;          // both, overlapped
     std::vector<std::pair<std::string, double>> twin_ms;  // per feature
 };
 
@@ -47,9 +50,8 @@ public:
 
     // "CUDA device 0: NVIDIA H200"
     virtual std::string description() const = 0;
-    // Pinned host memory for pictures, so uploads need no staging copy.
-    virtual const PictureAllocator* picture_allocator() const = 0;
-    // Frame pairs that may be in flight at once (slots 0 .. depth-1).
+    // Frame pairs that may be in flight at once (slots 0 .. depth-1):
+    // gpu_engine_depth(history).
     virtual unsigned depth() const = 0;
     // Uploads the pair into `slot` and enqueues the twins whose `run` flag is
     // set. The pictures must stay alive until collect(slot) returns.
@@ -68,10 +70,21 @@ int gpu_device_count(Backend backend);
 // True when `feature` has a twin on `backend`.
 bool twin_exists(const std::string& feature, Backend backend);
 
+// Pinned host memory for pictures scored on `device`, so that uploads need
+// no staging copy. It needs no engine: the pipeline makes its pictures while
+// the engine starts (a device context takes hundreds of milliseconds).
+PictureAllocator pinned_picture_allocator(Backend backend, int device);
+
+// The engine's depth() for twins that look back `history` frames.
+unsigned gpu_engine_depth(unsigned history);
+
 // One engine running the twins of `features` (their option values, in
 // extractor order) on device `device`. Throws twinvmaf::Error when the
 // backend is not built, the device does not exist, or a feature has no twin.
+// Each picture's first `upload_bytes` (the planes the twins read; the whole
+// frame when larger or 0) are uploaded.
 std::unique_ptr<GpuEngine> make_gpu_engine(Backend backend, int device, const VideoFormat& format,
-                                           const std::vector<OptionValues>& features, unsigned history);
+                                           const std::vector<OptionValues>& features, unsigned history,
+                                           std::size_t upload_bytes = 0);
 
 }  // namespace twinvmaf

@@ -10,8 +10,12 @@ int gpu_device_count(Backend) { return 0; }
 
 bool twin_exists(const std::string&, Backend) { return false; }
 
+PictureAllocator pinned_picture_allocator(Backend, int) { return {}; }
+
+unsigned gpu_engine_depth(unsigned history) { return history + 2; }
+
 std::unique_ptr<GpuEngine> make_gpu_engine(Backend backend, int, const VideoFormat&,
-                                           const std::vector<OptionValues>&, unsigned)
+                                           const std::vector<OptionValues>&, unsigned, std::size_t)
 {
     throw Error(std::string("--backend ") + backend_name(backend) +
                 ": this twinvmaf was built without it (no nvcc/hipcc at build time)");

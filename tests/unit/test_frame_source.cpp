@@ -225,6 +225,53 @@ TEST(FrameSource, LargeFramesAreReadInPartsWithEveryByteAndCheck)
     }
 }
 
+TEST(FrameSource, ReadsOnlyTheFramePrefixItIsGiven)
+{
+    // Luma-only extractors: the pipeline asks for plane 0 only. A chroma
+    // sample above the bit depth is then never read (nor checked), and the
+    // luma bytes are the file's.
+    VideoFormat format;
+    format.width = 640;
+    format.height = 480;
+    format.chroma = ChromaFormat::k420;
+    format.bitdepth = 10;
+    const std::size_t luma = format.stored_plane_bytes(0);
+    auto frame = [&](unsigned n) {
+        std::string bytes(format.frame_bytes(), '\0');
+        for (std::size_t i = 0; i < bytes.size(); i += 2) bytes[i] = static_cast<char>((i / 2 + n) & 0xFF);
+        return bytes;
+    };
+    std::string ref, dis;
+    for (unsigned n = 0; n < 3; ++n) {
+        ref += frame(n);
+        dis += frame(n + 50);
+    }
+    dis[format.frame_bytes() + luma + 1] = 0x7F;  // frame 1: chroma sample 0x7Fxx
+    TempDir tmp;
+    write_file(tmp / "ref.yuv", ref);
+    write_file(tmp / "dis.yuv", dis);
+    for (const std::size_t prefix : {luma, std::size_t{0}}) {
+        auto r = open_video(tmp / "ref.yuv", format);
+        auto d = open_video(tmp / "dis.yuv", format);
+        FrameSource source(*r, *d, std::make_shared<PicturePool>(nullptr),
+                           FrameSourceConfig{.frame_limit = 0, .read_threads = 4, .ahead = 2, .frame_prefix = prefix});
+        unsigned frames = 0;
+        try {
+            while (auto pair = source.next()) {
+                EXPECT_EQ(bytes_of(*pair->ref).substr(0, luma), frame(frames).substr(0, luma));
+                EXPECT_EQ(bytes_of(*pair->dis).substr(0, luma), frame(frames + 50).substr(0, luma));
+                ++frames;
+            }
+            EXPECT_EQ(prefix, luma) << "the whole frame 1 is read and checked";
+            EXPECT_EQ(frames, 3u);
+        } catch (const Error& e) {
+            EXPECT_EQ(prefix, 0u) << e.what();
+            EXPECT_EQ(frames, 1u);
+            EXPECT_NE(std::string(e.what()).find("dis.yuv: frame 1: sample value"), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(FrameSource, StopsEarlyWithoutReadingEverything)
 {
     // Destroying a source mid-video joins its readers (no hang, no leak).

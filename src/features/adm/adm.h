@@ -47,6 +47,7 @@ public:
 
     void init(const VideoFormat& format) override;
     std::vector<std::string> output_names() const override;
+    int planes_read() const override { return 1; }  // luma
     // Expects ScaleSums of every scale, as written by store_sums().
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
 

@@ -88,6 +88,7 @@ public:
 
     void init(const VideoFormat& format) override;
     std::vector<std::string> output_names() const override { return names_; }
+    int planes_read() const override { return 1; }  // luma
     std::unique_ptr<Scratch> make_scratch() const override;
     void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
 

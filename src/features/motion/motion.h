@@ -51,6 +51,7 @@ public:
     // Slots: sad score, [integer_motion with debug], motion2, motion3. Only
     // the per-frame ones are written by collect(); flush() writes the rest.
     std::vector<std::string> output_names() const override { return names_; }
+    int planes_read() const override { return 1; }  // luma
     unsigned history() const override { return settings_.force_zero ? 0u : settings_.frame_distance(); }
     // Netflix's VMAF_FEATURE_EXTRACTOR_PREV_REF (not TEMPORAL): runs on
     // every frame even with --subsample, since each frame needs the one

@@ -43,6 +43,7 @@ public:
     // Refuses frames below kMinFrameSize in either direction.
     void init(const VideoFormat& format) override;
     std::vector<std::string> output_names() const override { return names_; }
+    int planes_read() const override { return 1; }  // luma
     // Expects integers 4 * scale + {0: num_log, 1: den_log, 2: num_non_log,
     // 3: den_non_log} (two's complement), see store_sums().
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
