@@ -2,9 +2,12 @@
 //   pread -> pinned:        reading into pinned pictures (T threads)
 //   pinned -> device:       the upload alone (one stream)
 //   pinned allocation:      cudaHostAlloc on 1 and 8 threads, and huge pages
-//                           (madvise) registered with cudaHostRegister
+//                           (madvise) registered with cudaHostRegister, and
+//                           that split: fault-in (1, 8 threads), register,
+//                           unregister, free
 //   mmap + register -> dev: pinning the file's page-cache pages and uploading
 //                           straight from them (no host copy), per frame
+//   context teardown:       cudaDeviceReset at the end
 // Run on a GPU machine:  bench_gpu_upload FILE FRAME_BYTES [THREADS]
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -125,6 +128,37 @@ int main(int argc, char** argv)
             (void)cudaHostUnregister(p);
             std::free(p);
         }
+
+        // The same, split: faulting the pages in (no GPU call; 1 and 8
+        // threads), then registering them, then the teardown.
+        const auto fault_in = [&](unsigned i) {
+            extra[i] = std::aligned_alloc(huge, rounded);
+            ::madvise(extra[i], rounded, MADV_HUGEPAGE);
+            std::memset(extra[i], 0, rounded);
+        };
+        for (unsigned parallel : {1u, 8u}) {
+            t0 = Clock::now();
+            std::vector<std::thread> faulting;
+            for (unsigned t = 0; t < parallel; ++t)
+                faulting.emplace_back([&, t] {
+                    for (unsigned i = t; i < n; i += parallel) fault_in(i);
+                });
+            for (auto& th : faulting) th.join();
+            const double fault_s = seconds_since(t0);
+            t0 = Clock::now();
+            for (unsigned i = 0; i < n; ++i)
+                must(cudaHostRegister(extra[i], rounded, cudaHostRegisterPortable), "register");
+            const double register_s = seconds_since(t0);
+            t0 = Clock::now();
+            for (unsigned i = 0; i < n; ++i) (void)cudaHostUnregister(extra[i]);
+            const double unregister_s = seconds_since(t0);
+            t0 = Clock::now();
+            for (void* p : extra) std::free(p);
+            std::printf("  split, fault-in on %u thread(s): fault-in %.2f, register %.2f, unregister %.2f, free %.2f "
+                        "ms per frame buffer\n",
+                        parallel, 1000 * fault_s / n, 1000 * register_s / n, 1000 * unregister_s / n,
+                        1000 * seconds_since(t0) / n);
+        }
     }
 
     // mmap + register each frame's pages + upload + unregister.
@@ -158,5 +192,11 @@ int main(int argc, char** argv)
             std::printf("mmap + register -> dev: %6.1f GB/s (%.3f ms/frame, of which register+unregister %.3f)\n",
                         gb / s, 1000 * s / frames, 1000 * register_s / frames);
     }
+    // What the end of a process costs when it tears the context down itself.
+    for (void* p : pinned) (void)gpuFreeHost(p);
+    (void)gpuFree(device);
+    t0 = Clock::now();
+    (void)cudaDeviceReset();
+    std::printf("context teardown (cudaDeviceReset): %.1f ms\n", 1000 * seconds_since(t0));
     return 0;
 }

@@ -26,9 +26,9 @@ cores=$(nproc)
 read -r -a scoring_args <<<"$scoring"
 echo "scoring: $scoring   (cpu: $cores threads)"
 
-seconds() {  # seconds CMD... (best of 2)
+seconds() {  # seconds CMD... (best of 5: start-up varies by tens of ms run to run)
   local best=""
-  for _ in 1 2; do
+  for _ in 1 2 3 4 5; do
     local start end t
     start=$(date +%s.%N); "$@" >/dev/null 2>"$tmp/err" || { echo "FAILED: $* : $(tail -1 "$tmp/err")" >&2; echo 0; return; }
     end=$(date +%s.%N); t=$(python3 -c "print($end - $start)")

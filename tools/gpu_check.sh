@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds twinvmaf with CUDA on a GPU machine and runs everything that needs
 # the device: the strict-FP probe, the GPU twin tests (also under
-# compute-sanitizer memcheck), the parity gate and the GPU benchmarks.
+# compute-sanitizer memcheck) and the parity gate (the GPU benchmarks are
+# bench/run_gpu_benchmarks.sh).
 #
 #   tools/gpu_check.sh [--deps DIR] [--fixtures DIR] [--out DIR] [--arch 90]
 #
