@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <span>
@@ -228,9 +229,25 @@ int run(const Settings& settings)
 }  // namespace
 }  // namespace twinvmaf::cli
 
+namespace {
+
+// TWINVMAF_GPU_TIMING=1 also prints the wall clock (ns since the epoch) when
+// main() starts and when run() has returned, so that a script timing the
+// whole command can tell the process's start and end from its work.
+void print_wall_clock(const char* when)
+{
+    if (!std::getenv("TWINVMAF_GPU_TIMING")) return;
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    std::fprintf(stderr, "twinvmaf: wall clock %s: %lld ns\n", when, static_cast<long long>(ns.count()));
+}
+
+}  // namespace
+
 int main(int argc, char** argv)
 {
     using namespace twinvmaf;
+    print_wall_clock("at main()");
     try {
         const cli::ParseResult parsed = cli::parse_arguments(argc, argv);
         switch (parsed.action) {
@@ -241,8 +258,11 @@ int main(int argc, char** argv)
             std::printf("twinvmaf %s (scores match Netflix libvmaf %s)\n", kVersion,
                         kNetflixReferenceVersion);
             return 0;
-        case cli::Action::kRun:
-            return cli::run(parsed.settings);
+        case cli::Action::kRun: {
+            const int status = cli::run(parsed.settings);
+            print_wall_clock("after run()");
+            return status;
+        }
         }
     } catch (const cli::UsageError& e) {
         std::fprintf(stderr, "twinvmaf: error: %s\nRun '%s --help' for usage.\n", e.what(), argv[0]);

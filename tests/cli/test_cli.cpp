@@ -366,6 +366,25 @@ TEST_F(Cli, BadInputFiles)
                    "frame 1");
 }
 
+TEST_F(Cli, ChromaIsReadOnlyWhenAFeatureReadsIt)
+{
+    // 10-bit frames with valid luma (257) and chroma above 1023: psnr with
+    // chroma reads (and refuses) it; luma-only features never read it.
+    const std::size_t luma = 32 * 18 * 2, chroma = 2 * 16 * 9 * 2;
+    std::string frames;
+    for (int f = 0; f < 3; ++f) frames += std::string(luma, '\x01') + std::string(chroma, '\x7f');
+    write_file(dir / "ref10.yuv", frames);
+    write_file(dir / "dis10.yuv", frames);
+    const std::string args = "-r " + shell_quote(dir / "ref10.yuv") + " -d " + shell_quote(dir / "dis10.yuv") +
+                             " -w 32 -h 18 -p 420 -b 10 -n";
+    expect_failure(args + " --feature psnr", "exceeds the 10-bit maximum");
+    for (const std::string features : {"--feature psnr=enable_chroma=false", "--feature motion"}) {
+        const auto r = run_cli(args + " " + features + " --json -o -");
+        EXPECT_EQ(r.exit_code, 0) << features << ": " << r.stderr_text;
+        EXPECT_NE(r.stdout_text.find("\"frameNum\": 2"), std::string::npos) << r.stdout_text;
+    }
+}
+
 TEST_F(Cli, SameBytesForAnyThreadCount)
 {
     const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";

@@ -19,15 +19,17 @@ namespace {
 using test::TempDir;
 using test::write_file;
 
-VideoFormat small_format(unsigned bitdepth = 8)
+VideoFormat format_420(unsigned width, unsigned height, unsigned bitdepth)
 {
     VideoFormat format;
-    format.width = 6;
-    format.height = 4;
+    format.width = width;
+    format.height = height;
     format.chroma = ChromaFormat::k420;
     format.bitdepth = bitdepth;
     return format;
 }
+
+VideoFormat small_format(unsigned bitdepth = 8) { return format_420(6, 4, bitdepth); }
 
 // Frame `n` of a file: every byte says which file and frame it came from.
 std::string frame_bytes(const VideoFormat& format, char file, unsigned n)
@@ -182,11 +184,7 @@ TEST(FrameSource, BadFrameFailsAtItsIndexAfterTheGoodOnes)
 TEST(FrameSource, LargeFramesAreReadInPartsWithEveryByteAndCheck)
 {
     // 1920x1080 10-bit: 6.2 MB a frame, read in 4 parts by 8 threads.
-    VideoFormat format;
-    format.width = 1920;
-    format.height = 1080;
-    format.chroma = ChromaFormat::k420;
-    format.bitdepth = 10;
+    const VideoFormat format = format_420(1920, 1080, 10);
     auto frame = [&](unsigned n) {
         std::string bytes(format.frame_bytes(), '\0');
         for (std::size_t i = 0; i < bytes.size(); i += 2) {
@@ -230,11 +228,7 @@ TEST(FrameSource, ReadsOnlyTheFramePrefixItIsGiven)
     // Luma-only extractors: the pipeline asks for plane 0 only. A chroma
     // sample above the bit depth is then never read (nor checked), and the
     // luma bytes are the file's.
-    VideoFormat format;
-    format.width = 640;
-    format.height = 480;
-    format.chroma = ChromaFormat::k420;
-    format.bitdepth = 10;
+    const VideoFormat format = format_420(640, 480, 10);
     const std::size_t luma = format.stored_plane_bytes(0);
     auto frame = [&](unsigned n) {
         std::string bytes(format.frame_bytes(), '\0');

@@ -37,6 +37,7 @@ public:
     // libvmaf marks psnr temporal (APSNR sums every frame), so it runs on
     // every frame even with --subsample.
     bool temporal() const override { return true; }
+    int planes_read() const override { return static_cast<int>(planes()); }
     // Expects integer i = SSE of plane i, for each scored plane.
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
     void flush(Collector& collector) override;
