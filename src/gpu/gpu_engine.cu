@@ -181,8 +181,6 @@ public:
                gpu_device_name(device_);
     }
 
-    unsigned depth() const override { return depth_; }
-
     void submit(unsigned slot_index, std::uint64_t index, const Picture& ref, const Picture& dis,
                 const std::vector<bool>& run) override
     {

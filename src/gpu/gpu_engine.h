@@ -5,8 +5,8 @@
 // Per frame pair the engine uploads both pictures (pinned memory, async, on a
 // copy stream), enqueues every twin's kernels (a stream per twin, after the
 // upload), and reads back one small result block; the host waits only in
-// collect(). With depth() >= 2 the pipeline submits frame N+1 before it
-// collects frame N, so uploads overlap scoring.
+// collect(). With gpu_engine_depth() >= 2 slots the pipeline submits frame
+// N+1 before it collects frame N, so uploads overlap scoring.
 #pragma once
 
 #include <cstdint>
@@ -50,9 +50,6 @@ public:
 
     // "CUDA device 0: NVIDIA H200"
     virtual std::string description() const = 0;
-    // Frame pairs that may be in flight at once (slots 0 .. depth-1):
-    // gpu_engine_depth(history).
-    virtual unsigned depth() const = 0;
     // Uploads the pair into `slot` and enqueues the twins whose `run` flag is
     // set. The pictures must stay alive until collect(slot) returns.
     virtual void submit(unsigned slot, std::uint64_t index, const Picture& ref, const Picture& dis,
@@ -75,7 +72,9 @@ bool twin_exists(const std::string& feature, Backend backend);
 // the engine starts (a device context takes hundreds of milliseconds).
 PictureAllocator pinned_picture_allocator(Backend backend, int device);
 
-// The engine's depth() for twins that look back `history` frames.
+// Frame pairs that may be in flight at once (slots 0 .. depth-1) in an
+// engine whose twins look back `history` frames. A free function: the
+// pipeline sizes its picture pool before the engine exists.
 unsigned gpu_engine_depth(unsigned history);
 
 // One engine running the twins of `features` (their option values, in
