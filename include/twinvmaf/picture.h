@@ -40,6 +40,8 @@ struct VideoFormat {
     unsigned stored_width(int plane) const;
     unsigned stored_height(int plane) const;
     std::size_t stored_plane_bytes(int plane) const;
+    // Bytes of a stored frame before plane `plane` (0..3; 3: the whole frame).
+    std::size_t plane_offset(int plane) const;
     std::size_t frame_bytes() const;
 
     // Largest valid sample value.

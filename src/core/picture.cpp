@@ -33,10 +33,14 @@ std::size_t VideoFormat::stored_plane_bytes(int plane) const
     return std::size_t{stored_width(plane)} * stored_height(plane) * bytes_per_sample();
 }
 
-std::size_t VideoFormat::frame_bytes() const
+std::size_t VideoFormat::plane_offset(int plane) const
 {
-    return stored_plane_bytes(0) + stored_plane_bytes(1) + stored_plane_bytes(2);
+    std::size_t offset = 0;
+    for (int p = 0; p < plane; ++p) offset += stored_plane_bytes(p);
+    return offset;
 }
+
+std::size_t VideoFormat::frame_bytes() const { return plane_offset(3); }
 
 std::string VideoFormat::describe() const
 {
@@ -69,8 +73,7 @@ void Picture::reset(const VideoFormat& format)
 
 PlaneView Picture::plane(int index) const
 {
-    std::size_t offset = 0;
-    for (int p = 0; p < index; ++p) offset += format_.stored_plane_bytes(p);
+    const std::size_t offset = format_.plane_offset(index);
     PlaneView view;
     view.data = buffer_.get() + offset;
     view.stride = static_cast<std::ptrdiff_t>(format_.stored_width(index)) * format_.bytes_per_sample();

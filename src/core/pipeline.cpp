@@ -98,8 +98,7 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
     // read of a raw frame, and uploaded to a GPU (luma only for VMAF).
     int planes = 0;
     for (auto& extractor : extractors_) planes = std::max(planes, extractor->planes_read());
-    std::size_t frame_prefix = 0;
-    for (int p = 0; p < std::min(planes, 3); ++p) frame_prefix += format.stored_plane_bytes(p);
+    const std::size_t frame_prefix = format.plane_offset(std::min(planes, 3));
 
     const bool on_gpu = config_.backend != Backend::kCpu;
     const unsigned threads = on_gpu ? 1 : resolve_thread_count(config_.threads);

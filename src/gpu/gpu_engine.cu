@@ -16,9 +16,7 @@ namespace gpu {
 
 DevicePlane DeviceFrame::plane_of(const std::uint8_t* base, int plane) const
 {
-    std::size_t offset = 0;
-    for (int p = 0; p < plane; ++p) offset += format.stored_plane_bytes(p);
-    return DevicePlane{base + offset,
+    return DevicePlane{base + format.plane_offset(plane),
                        static_cast<std::ptrdiff_t>(format.stored_width(plane)) * format.bytes_per_sample(),
                        format.plane_width(plane), format.plane_height(plane)};
 }
