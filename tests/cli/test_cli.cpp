@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <regex>
 #include <sstream>
 
@@ -67,6 +68,21 @@ protected:
         for (const auto& entry : fs::directory_iterator(dir.path()))
             EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos)
                 << "temporary file left: " << entry.path();
+    }
+
+    // Runs `args` (writing to stdout) once per thread count; every output must
+    // be the same bytes, apart from fps. Returns that output.
+    std::string same_output_for_threads(const std::string& args, std::initializer_list<const char*> thread_counts)
+    {
+        std::string first;
+        for (const char* threads : thread_counts) {
+            const auto r = run_cli(args + " --threads " + threads + " -o -");
+            EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+            const std::string text = strip_fps(r.stdout_text);
+            if (first.empty()) first = text;
+            else EXPECT_EQ(text, first) << "--threads " << threads << " differs from --threads 1";
+        }
+        return first;
     }
 
     TempDir dir;
@@ -389,18 +405,11 @@ TEST_F(Cli, SameBytesForAnyThreadCount)
 {
     const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
     if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
-    std::string first;
-    for (const char* threads : {"1", "2", "7"}) {
-        const fs::path out = dir / (std::string("t") + threads + ".xml");
-        const auto r = run_cli("-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
-                               " -w 576 -h 324 -p 420 -b 8 -n --feature psnr=enable_mse=true:enable_apsnr=true "
-                               "--feature vif=debug=true "
-                               "--precision max --threads " + std::string(threads) + " -o " + shell_quote(out));
-        ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-        const std::string text = strip_fps(read_file(out));
-        if (first.empty()) first = text;
-        else EXPECT_EQ(text, first) << "--threads " << threads << " differs from --threads 1";
-    }
+    const std::string first = same_output_for_threads(
+        "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
+            " -w 576 -h 324 -p 420 -b 8 -n --feature psnr=enable_mse=true:enable_apsnr=true "
+            "--feature vif=debug=true --precision max",
+        {"1", "2", "7"});
     EXPECT_NE(first.find("apsnr_y"), std::string::npos);
     EXPECT_NE(first.find("integer_vif_den_scale3"), std::string::npos);
 }
@@ -415,14 +424,7 @@ TEST_F(Cli, MotionSameBytesForThreads1And3)
                              " -w 576 -h 324 -p 420 -b 8 -n --feature motion=debug=true "
                              "--feature motion=motion_five_frame_window=true:motion_moving_average=true "
                              "--json --precision max";
-    std::string first;
-    for (const char* threads : {"1", "3"}) {
-        const auto r = run_cli(args + " --threads " + threads + " -o -");
-        ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-        const std::string text = strip_fps(r.stdout_text);
-        if (first.empty()) first = text;
-        else EXPECT_EQ(text, first) << "--threads " << threads << " differs from --threads 1";
-    }
+    const std::string first = same_output_for_threads(args, {"1", "3"});
     EXPECT_NE(first.find("integer_motion3_mffw_mma"), std::string::npos);
 }
 
@@ -435,14 +437,7 @@ TEST_F(Cli, V1ModelSameBytesForThreads1And3)
     const std::string args = "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
                              " -w 576 -h 324 -p 420 -b 10 --model version=vmaf_v1.0.16_hfr_3d0h "
                              "--feature speed_temporal --feature cambi=full_ref=true --json --precision max";
-    std::string first;
-    for (const char* threads : {"1", "3"}) {
-        const auto r = run_cli(args + " --threads " + threads + " -o -");
-        ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-        const std::string text = strip_fps(r.stdout_text);
-        if (first.empty()) first = text;
-        else EXPECT_EQ(text, first) << "--threads " << threads << " differs from --threads 1";
-    }
+    const std::string first = same_output_for_threads(args, {"1", "3"});
     EXPECT_NE(first.find("cambi_hrs_1080_cmxv_17_vlt_0.06"), std::string::npos);
     EXPECT_NE(first.find("speed_temporal"), std::string::npos);
     EXPECT_NE(first.find("cambi_full_reference"), std::string::npos);
