@@ -23,7 +23,7 @@ target_compile_definitions(twinvmaf_core PUBLIC TWINVMAF_HAVE_CUDA=1)
 target_link_libraries(twinvmaf_core PUBLIC CUDA::cudart_static)
 
 # Feeding benchmark (GB/s of reading, pinning and uploading large frames);
-# prints figures on a GPU machine, see bench/run_gpu_benchmarks.sh.
+# prints figures on a GPU machine, see bench/run_gpu_benchmarks.py.
 if(TWINVMAF_BUILD_BENCH OR TWINVMAF_GPU_BENCH)
   add_executable(bench_gpu_upload bench/bench_gpu_upload.cu)
   set_target_properties(bench_gpu_upload PROPERTIES CUDA_STANDARD 20)

@@ -2,7 +2,7 @@
 # Builds twinvmaf with CUDA on a GPU machine and runs everything that needs
 # the device: the strict-FP probe, the GPU twin tests (also under
 # compute-sanitizer memcheck) and the parity gate (the GPU benchmarks are
-# bench/run_gpu_benchmarks.sh).
+# bench/run_gpu_benchmarks.py).
 #
 #   tools/gpu_check.sh [--deps DIR] [--fixtures DIR] [--out DIR] [--arch 90]
 #

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""GPU benchmarks (run on a GPU machine): fps and ms/frame at 1920x1080 (200
+frames) and 3840x2160 (100 frames), --backend cuda against --backend cpu (all
+cores), whole command and net of start-up: (t(N) - t(2)) / (N - 2).
+
+    bench/run_gpu_benchmarks.py [--build DIR] [--fixtures DIR] [--netflix PATH]
+                                [--scoring "--model version=vmaf_v0.6.1"]
+                                [--runs 7] [--hold-device]
+
+Why it is built this way:
+  - A CUDA process's start (driver and context, about 230 ms on the H200) and
+    end (the driver's teardown, about 115 ms) vary by tens of ms from run to
+    run, which is as much as 200 frames of work at 1080p. So each command runs
+    --runs times with t(2) and t(N) interleaved (drift hits both alike), and
+    the table gives the net from the fastest runs and from the medians.
+  - "split" runs the cuda command with TWINVMAF_GPU_TIMING=1, which prints the
+    wall clock at main() and after run(): the whole command splits into process
+    start, start-up (context, twins, pinned pictures), frame loop and process
+    end, for 2 and for N frames (interleaved), so that one sees which part
+    makes t(N) - t(2) differ from N - 2 frame loops.
+  - --hold-device repeats the cuda rows while another process holds a context
+    on the device, as nvidia-persistenced or a long-lived service would: then
+    the driver neither initialises the GPU at start nor tears it down at exit.
+    It shows how much of the whole command is the driver's and not ours.
+Then the device time per twin and the upload share, and Netflix's vmaf on the
+same inputs when --netflix is given. Prints figures only; there is no pass/fail.
+Inputs: vtest_576x324_420p8 scaled up (tools/make_upscaled.py, numpy)."""
+import argparse
+import json
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SIZES = [(1920, 1080, 200), (3840, 2160, 100)]
+
+# Opens a primary context on device 0 (through the driver API, so that no
+# toolkit is needed), says so, and holds it until its stdin closes.
+OPEN_CONTEXT = """
+import ctypes, sys
+cuda = ctypes.CDLL("libcuda.so.1")
+device, context = ctypes.c_int(), ctypes.c_void_p()
+if cuda.cuInit(0) or cuda.cuDeviceGet(ctypes.byref(device), 0) or \\
+        cuda.cuDevicePrimaryCtxRetain(ctypes.byref(context), device):
+    sys.exit("could not open a CUDA context")
+print("holding", flush=True)
+"""
+HOLDER = OPEN_CONTEXT + "sys.stdin.read()\n"
+
+
+def timed(cmd, env=None):
+    """Seconds the command took, and its stderr; exits on failure."""
+    start = time.perf_counter()
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit("FAILED (%d): %s\n%s" % (done.returncode, shlex.join(cmd), done.stderr[-2000:]))
+    return seconds, done.stderr
+
+
+def row(label, cmd, frames, runs):
+    """One table row: t(2) and t(N) interleaved, `runs` times each."""
+    short, full = [], []
+    for _ in range(runs):
+        short.append(timed(cmd + ["--frame_cnt", "2"])[0])
+        full.append(timed(cmd)[0])
+    net_best = (min(full) - min(short)) / (frames - 2)
+    net_median = (statistics.median(full) - statistics.median(short)) / (frames - 2)
+    print("%-34s %6d %10.1f %13.3f %8.1f %13.3f   t(2) %4.0f..%4.0f ms, t(N) %4.0f..%4.0f ms" % (
+        label, frames, frames / min(full), 1000 * net_best, 1 / net_best if net_best > 0 else 0,
+        1000 * net_median, 1000 * min(short), 1000 * max(short), 1000 * min(full), 1000 * max(full)))
+
+
+def split_once(cmd):
+    """Process start, start-up, frame loop per frame and process end of one
+    run with TWINVMAF_GPU_TIMING=1 (ms)."""
+    started_ns = time.time_ns()
+    seconds, err = timed(cmd, dict(os.environ, TWINVMAF_GPU_TIMING="1"))
+    ended_ns = started_ns + int(seconds * 1e9)
+    number = lambda pattern: float(re.search(pattern, err).group(1))
+    at_main, after_run = number(r"at main\(\): (\d+)"), number(r"after run\(\): (\d+)")
+    return ((at_main - started_ns) / 1e6, number(r"start-up ([\d.]+)"),
+            number(r"frame loop [\d.]+ \(([\d.]+)/frame\)"), (ended_ns - after_run) / 1e6)
+
+
+def split(cmd, frames, runs):
+    """The cuda command's parts for 2 and for N frames, interleaved: which of
+    them differ between t(2) and t(N) besides the frame loop."""
+    parts = {2: [], frames: []}
+    for _ in range(runs):
+        for count, rows in parts.items():
+            rows.append(split_once(cmd + ["--frame_cnt", str(count)]))
+    for count, rows in parts.items():
+        columns = list(zip(*rows))
+        print("    split, %3d frames (fastest / median of %d): process start %.1f / %.1f ms, start-up %.1f / %.1f ms, "
+              "frame loop %.3f / %.3f ms/frame, process end %.1f / %.1f ms" % (
+                  (count, runs) + tuple(v for c in columns for v in (min(c), statistics.median(c)))))
+
+
+def driver_floor():
+    """What any CUDA process pays on this machine: a Python process that
+    opens a context and exits, against one that does nothing (fastest of 5)."""
+    empty = min(timed([sys.executable, "-c", "pass"])[0] for _ in range(5))
+    context = min(timed([sys.executable, "-c", OPEN_CONTEXT])[0] for _ in range(5))
+    print("driver floor: a process that opens a CUDA context and exits takes %.0f ms more than an empty one "
+          "(%.0f against %.0f ms)" % (1000 * (context - empty), 1000 * context, 1000 * empty))
+
+
+class DeviceHolder:
+    """Another process holding a context on the device while in use."""
+
+    def __enter__(self):
+        self.process = subprocess.Popen([sys.executable, "-c", HOLDER], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+        if self.process.stdout.readline().strip() != "holding":
+            sys.exit("--hold-device: could not open a CUDA context")
+        return self
+
+    def __exit__(self, *exc):
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build", "gpu"))
+    parser.add_argument("--fixtures", default=os.environ.get("TWINVMAF_FIXTURES",
+                                                             os.path.join(ROOT, "..", "shared", "fixtures")))
+    parser.add_argument("--netflix", help="Netflix's vmaf CLI (built with CUDA) to time on the same inputs")
+    parser.add_argument("--scoring", default="--model version=vmaf_v0.6.1")
+    parser.add_argument("--runs", type=int, default=7, help="runs of each of t(2) and t(N) (default 7)")
+    parser.add_argument("--hold-device", action="store_true",
+                        help="also time the cuda rows while another process holds the device open")
+    args = parser.parse_args()
+    cli = os.path.join(args.build, "twinvmaf")
+    scoring = shlex.split(args.scoring)
+    cores = os.cpu_count()
+    print("scoring: %s   (cpu: %d threads, %d runs of each of t(2) and t(N))" % (args.scoring, cores, args.runs))
+
+    driver_floor()
+    if args.hold_device:
+        with DeviceHolder():
+            print("  with the device held open:", end=" ")
+            driver_floor()
+    with tempfile.TemporaryDirectory() as tmp:
+        for width, height, frames in SIZES:
+            size = "%dx%d" % (width, height)
+            subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_upscaled.py"),
+                            os.path.join(args.fixtures, "vtest_576x324_420p8"), size, str(frames), tmp],
+                           check=True, stdout=subprocess.DEVNULL)
+            io = ["-r", os.path.join(tmp, "ref.yuv"), "-d", os.path.join(tmp, "dis.yuv"),
+                  "-w", str(width), "-h", str(height), "-p", "420", "-b", "8"]
+            out = ["--json", "-o", os.path.join(tmp, "out.json")]
+            ours = lambda backend: [cli] + io + scoring + ["--backend", backend, "--threads", str(cores), "-q"] + out
+            # Without -q: the timing lines are printed only then.
+            timing_run = [cli] + io + scoring + ["--backend", "cuda"] + out
+
+            print("\n%s, %d frames" % (size, frames))
+            print("%-34s %6s %10s %13s %8s %13s" % ("command", "frames", "whole fps", "net ms/frame", "net fps",
+                                                    "net (medians)"))
+            row("twinvmaf cuda", ours("cuda"), frames, args.runs)
+            split(timing_run, frames, args.runs)
+            if args.hold_device:
+                with DeviceHolder():
+                    row("twinvmaf cuda, device held open", ours("cuda"), frames, args.runs)
+                    split(timing_run, frames, args.runs)
+            row("twinvmaf cpu", ours("cpu"), frames, args.runs)
+            if args.netflix:
+                row("netflix", [args.netflix] + io + scoring + ["--threads", str(cores), "-q"] + out, frames,
+                    args.runs)
+
+            print("  device time per frame (cuda):")
+            err = timed(timing_run, dict(os.environ, TWINVMAF_GPU_TIMING="1"))[1]
+            for line in err.splitlines():
+                if re.search(r"device ms/frame|host ms|backend", line):
+                    print("    " + line)
+
+            compare = io + scoring + ["--precision", "max", "--json", "--frame_cnt", "20", "-q"]
+            results = []
+            for backend in ("cuda", "cpu"):
+                path = os.path.join(tmp, backend + ".json")
+                timed([cli] + compare + ["--backend", backend, "-o", path])
+                with open(path) as f:
+                    scores = json.load(f)
+                results.append({k: v for k, v in scores.items() if k not in ("fps", "version")})
+            print("  cuda == cpu on the first 20 frames (--precision max):", results[0] == results[1])
+
+
+if __name__ == "__main__":
+    main()
