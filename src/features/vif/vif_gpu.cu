@@ -1,7 +1,8 @@
 // The GPU twin of vif: the four scales' integer counters, exact.
 //
 // One kernel per scale, over tiles of kTileWidth x kTileHeight samples of
-// that scale's pictures, 256 threads a tile. A block
+// that scale's pictures (64 x 32 at scale 0, 32 x 32 at the others), 256
+// threads a tile. A block
 //   1. loads its tile of the reference and distorted pictures with a border
 //      of the filter's half width into shared memory, rows and columns
 //      mirrored with reflect_101 (what the CPU's row pointers and
@@ -48,10 +49,20 @@ namespace twinvmaf::vif {
 namespace {
 
 constexpr unsigned kThreads = 256;
-constexpr unsigned kTileWidth = 32;   // even, so that a tile's decimated columns
-constexpr unsigned kTileHeight = 32;  // and rows start at x0 / 2 and y0 / 2
+constexpr unsigned kTileHeight = 32;  // even, so that a tile's decimated rows start at y0 / 2
 constexpr unsigned kCounters = 4;      // the counters of a ScaleSums
-constexpr unsigned kBandRows = 16;     // tile rows whose moments are in shared memory at once
+// Tile width (even, for the same reason) and the tile rows whose moments are
+// in shared memory at once, per scale. A wider tile spends less of its loads
+// and vertical filtering on the border (48 columns filtered for 32 scored,
+// 80 for 64), but 64 columns of moments fit in static shared memory only
+// in bands of 8 rows, and small pictures then make too few blocks. Measured
+// on the H200 (Nsight Compute, 4K, scales 0..3, us): 32 wide, bands of 16:
+// 395, 95, 21, 14; 64 wide, bands of 8: 353, 94, 27, 22; 32 wide, bands of
+// 8: 429, 111, 24, 18. So scale 0 takes the wide tile.
+template <int Scale>
+constexpr unsigned kTileWidth = Scale == 0 ? 64 : 32;
+template <int Scale>
+constexpr unsigned kBandRows = Scale == 0 ? 8 : 16;
 constexpr unsigned kVerticalRun = 4;   // rows of one column per thread in the vertical pass
 constexpr unsigned kHorizontalRun = 2; // columns of one row per thread in the horizontal pass
 
@@ -121,9 +132,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Sample>)
     constexpr unsigned kNextTaps = scale_filter(Scale + 1 < kScaleCount ? Scale + 1 : Scale).width;
     // The tile's border: what the widest pass needs.
     constexpr unsigned kHalo = kStatistics ? kHalf : kNextHalf;
-    constexpr unsigned kCols = kTileWidth + 2 * kHalo;
+    constexpr unsigned kCols = kTileWidth<Scale> + 2 * kHalo;
     constexpr unsigned kRows = kTileHeight + 2 * kHalo;
-    constexpr unsigned kMomentRows = kStatistics ? kBandRows : 1;
+    constexpr unsigned kMomentRows = kStatistics ? kBandRows<Scale> : 1;
     constexpr unsigned kLowpassRows = kDecimate ? kTileHeight / 2 : 1;
     static_assert(!kDecimate || Scale + 1 < kScaleCount, "scale 3 is not decimated");
     static_assert(kNextHalf <= kHalo, "the tile holds the decimation filter's border");
@@ -136,7 +147,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Sample>)
     __shared__ std::uint16_t leftovers[kMomentArrays];
     __shared__ gpu::BlockSumScratch<kThreads, kCounters> scratch;
 
-    const int x0 = static_cast<int>(blockIdx.x * kTileWidth);
+    const int x0 = static_cast<int>(blockIdx.x * kTileWidth<Scale>);
     const int y0 = static_cast<int>(blockIdx.y * kTileHeight);
 
     // 1. The tile, adjacent threads on adjacent columns. Tile row r, column
@@ -185,14 +196,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Sample>)
         const VerticalShifts shifts = statistics_shifts(Scale, common.bitdepth);
         // The tile's rows a band at a time: a band's moments fill the
         // shared array, then its samples are scored.
-        for (unsigned band = 0; band < kTileHeight; band += kBandRows) {
+        for (unsigned band = 0; band < kTileHeight; band += kBandRows<Scale>) {
             if (y0 + static_cast<int>(band) >= static_cast<int>(in.height)) break;  // the same for the whole block
             // 2. Vertical moments of every tile column of the band's rows,
             // kVerticalRun rows of one column per thread: the samples under
             // all their taps are read once, into registers. Output row r
             // (band-relative) reads tile rows band + r + k for tap k.
             constexpr unsigned kWindow = kTaps + kVerticalRun - 1;
-            for (unsigned i = threadIdx.x; i < kCols * (kBandRows / kVerticalRun); i += kThreads) {
+            for (unsigned i = threadIdx.x; i < kCols * (kBandRows<Scale> / kVerticalRun); i += kThreads) {
                 const unsigned c = i % kCols, r = i / kCols * kVerticalRun;
                 std::uint32_t ref_window[kWindow], dis_window[kWindow];
 #pragma unroll
@@ -214,7 +225,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Sample>)
                 // A one-column picture: the leftovers right of it, mirrored
                 // to the left as on the CPU.
                 if (in.width == 1) {
-                    for (unsigned r = threadIdx.x; r < kBandRows; r += kThreads) {
+                    for (unsigned r = threadIdx.x; r < kBandRows<Scale>; r += kThreads) {
                         for (unsigned a = 0; a < kMomentArrays; ++a) {
                             std::uint32_t* row = &moments[a][r][kHalo];
                             row[1] = leftovers[a];
@@ -230,9 +241,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Sample>)
             // 32-bit words a load). Moment column c + k is under tap k of
             // picture column x0 + c.
             constexpr unsigned kSpan = kTaps + kHorizontalRun - 1;
-            static_assert(kSpan % 2 == 0 && kTileWidth % kHorizontalRun == 0, "windows of whole word pairs");
-            constexpr unsigned kRuns = kTileWidth / kHorizontalRun;
-            for (unsigned i = threadIdx.x; i < kBandRows * kRuns; i += kThreads) {
+            static_assert(kSpan % 2 == 0 && kTileWidth<Scale> % kHorizontalRun == 0, "windows of whole word pairs");
+            constexpr unsigned kRuns = kTileWidth<Scale> / kHorizontalRun;
+            for (unsigned i = threadIdx.x; i < kBandRows<Scale> * kRuns; i += kThreads) {
                 const unsigned r = i / kRuns, c = i % kRuns * kHorizontalRun;
                 if (y0 + static_cast<int>(band + r) >= static_cast<int>(in.height)) continue;
                 std::uint32_t filtered[kHorizontalRun][kMomentArrays];
@@ -281,8 +292,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Sample>)
         __syncthreads();
         // Decimated column out_x0 + c is picture column x0 + 2c, tile column
         // 2c + kHalo.
-        for (unsigned i = threadIdx.x; i < kLowpassRows * (kTileWidth / 2); i += kThreads) {
-            const unsigned r = i / (kTileWidth / 2), c = i % (kTileWidth / 2);
+        for (unsigned i = threadIdx.x; i < kLowpassRows * (kTileWidth<Scale> / 2); i += kThreads) {
+            const unsigned r = i / (kTileWidth<Scale> / 2), c = i % (kTileWidth<Scale> / 2);
             const int y = out_y0 + static_cast<int>(r), x = out_x0 + static_cast<int>(c);
             if (y >= static_cast<int>(out.height) || x >= static_cast<int>(out.width)) continue;
             const std::size_t at = static_cast<std::size_t>(y) * out.width + static_cast<std::size_t>(x);
@@ -307,7 +318,7 @@ template <int Scale, class Sample, bool kStatistics, bool kDecimate>
 void launch(const Image<Sample>& in, const Decimated& out, const Image<std::uint16_t>& previous,
             const Common& common, gpuStream_t stream)
 {
-    const dim3 grid(gpu::blocks_for(in.width, kTileWidth), gpu::blocks_for(in.height, kTileHeight));
+    const dim3 grid(gpu::blocks_for(in.width, kTileWidth<Scale>), gpu::blocks_for(in.height, kTileHeight));
     scale_kernel<Scale, Sample, kStatistics, kDecimate><<<grid, kThreads, 0, stream>>>(in, out, previous, common);
     gpu::check_launch("vif scale_kernel");
 }
