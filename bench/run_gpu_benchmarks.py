@@ -5,7 +5,8 @@ cores), whole command and net of start-up: (t(N) - t(2)) / (N - 2).
 
     bench/run_gpu_benchmarks.py [--build DIR] [--fixtures DIR] [--netflix PATH]
                                 [--scoring "--model version=vmaf_v0.6.1"]
-                                [--runs 7] [--hold-device]
+                                [--runs 7] [--hold-device] [--sizes 1920x1080:200,...]
+                                [--no-cpu]
 
 Why it is built this way:
   - A CUDA process's start (driver and context, about 230 ms on the H200) and
@@ -37,7 +38,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SIZES = [(1920, 1080, 200), (3840, 2160, 100)]
+SIZES = "1920x1080:200,3840x2160:100"
 
 # Opens a primary context on device 0 (through the driver API, so that no
 # toolkit is needed), says so, and holds it until its stdin closes.
@@ -134,6 +135,10 @@ def main():
     parser.add_argument("--netflix", help="Netflix's vmaf CLI (built with CUDA) to time on the same inputs")
     parser.add_argument("--scoring", default="--model version=vmaf_v0.6.1")
     parser.add_argument("--runs", type=int, default=7, help="runs of each of t(2) and t(N) (default 7)")
+    parser.add_argument("--sizes", default=SIZES,
+                        help="WIDTHxHEIGHT:FRAMES,... (default %s); longer clips shrink the start-up's noise "
+                             "in the net" % SIZES)
+    parser.add_argument("--no-cpu", action="store_true", help="leave out the --backend cpu rows")
     parser.add_argument("--hold-device", action="store_true",
                         help="also time the cuda rows while another process holds the device open")
     args = parser.parse_args()
@@ -148,7 +153,9 @@ def main():
             print("  with the device held open:", end=" ")
             driver_floor()
     with tempfile.TemporaryDirectory() as tmp:
-        for width, height, frames in SIZES:
+        for spec in args.sizes.split(","):
+            size, frames = spec.split(":")
+            width, height, frames = (int(v) for v in size.split("x") + [frames])
             size = "%dx%d" % (width, height)
             subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_upscaled.py"),
                             os.path.join(args.fixtures, "vtest_576x324_420p8"), size, str(frames), tmp],
@@ -169,7 +176,8 @@ def main():
                 with DeviceHolder():
                     row("twinvmaf cuda, device held open", ours("cuda"), frames, args.runs)
                     split(timing_run, frames, args.runs)
-            row("twinvmaf cpu", ours("cpu"), frames, args.runs)
+            if not args.no_cpu:
+                row("twinvmaf cpu", ours("cpu"), frames, args.runs)
             if args.netflix:
                 row("netflix", [args.netflix] + io + scoring + ["--threads", str(cores), "-q"] + out, frames,
                     args.runs)
