@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "gpu/device_array.h"
 #include "gpu/device_twin.h"
 #include "gpu/gpu_engine.h"
 
@@ -66,22 +67,6 @@ void release_picture(void* memory)
     (void)gpuHostUnregister(memory);
     std::free(memory);
 }
-
-// Device memory owned for the engine's lifetime.
-class DeviceMemory {
-public:
-    explicit DeviceMemory(std::size_t bytes)
-    {
-        if (bytes) check(gpuMalloc(&pointer_, bytes), "device allocation");
-    }
-    ~DeviceMemory() { if (pointer_) (void)gpuFree(pointer_); }
-    DeviceMemory(const DeviceMemory&) = delete;
-    DeviceMemory& operator=(const DeviceMemory&) = delete;
-    std::uint8_t* get() const { return static_cast<std::uint8_t*>(pointer_); }
-
-private:
-    void* pointer_ = nullptr;
-};
 
 class PinnedMemory {
 public:
@@ -269,7 +254,7 @@ private:
             for (gpuEvent_t& event : twin_done) events.push_back(&event);
             return events;
         }
-        DeviceMemory ref, dis, device_result;
+        DeviceArray<std::uint8_t> ref, dis, device_result;
         PinnedMemory host_result;
         gpuEvent_t uploaded = nullptr;
         std::vector<gpuEvent_t> twin_done;

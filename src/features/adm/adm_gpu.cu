@@ -40,6 +40,7 @@
 #include "features/adm/adm_math.h"
 #include "features/adm/adm_row_math.h"
 #include "gpu/block_sum.h"
+#include "gpu/device_array.h"
 #include "gpu/device_twin.h"
 
 namespace twinvmaf::adm {
@@ -56,32 +57,7 @@ constexpr unsigned kTileX = 32;  // 2D kernels: 32 x 8 threads
 constexpr unsigned kTileY = 8;
 constexpr unsigned kMaskThreads = 256;
 
-// Device memory owned by the twin.
-template <class T>
-class DeviceArray {
-public:
-    DeviceArray() = default;
-    explicit DeviceArray(std::size_t count)
-    {
-        if (count) gpu::check(gpuMalloc(reinterpret_cast<void**>(&pointer_), count * sizeof(T)), "adm allocation");
-    }
-    ~DeviceArray()
-    {
-        if (pointer_) (void)gpuFree(pointer_);
-    }
-    DeviceArray(const DeviceArray&) = delete;
-    DeviceArray& operator=(const DeviceArray&) = delete;
-    DeviceArray(DeviceArray&& other) noexcept : pointer_(other.pointer_) { other.pointer_ = nullptr; }
-    DeviceArray& operator=(DeviceArray&& other) noexcept
-    {
-        std::swap(pointer_, other.pointer_);
-        return *this;
-    }
-    T* get() const { return pointer_; }
-
-private:
-    T* pointer_ = nullptr;
-};
+using gpu::DeviceArray;
 
 // ---- 1. the wavelet ----------------------------------------------------------
 
@@ -290,9 +266,9 @@ struct PrecisionBuffers {
     explicit PrecisionBuffers(std::size_t count)
     {
         for (auto& side : detail)
-            for (auto& band : side) band = DeviceArray<Coef>(count);
-        for (auto& band : restored) band = DeviceArray<Coef>(count);
-        for (auto& band : additive) band = DeviceArray<Coef>(count);
+            for (auto& band : side) band = DeviceArray<Coef>(count, "adm bands");
+        for (auto& band : restored) band = DeviceArray<Coef>(count, "adm bands");
+        for (auto& band : additive) band = DeviceArray<Coef>(count, "adm bands");
     }
 };
 
@@ -307,11 +283,11 @@ public:
         const std::size_t size0 = band_size(params_.scale[0]);
         const std::size_t size1 = band_size(params_.scale[1]);
         for (int side = 0; side < 2; ++side) {
-            approx0_[side] = DeviceArray<std::int16_t>(size0);
-            approx_[0][side] = DeviceArray<std::int32_t>(size1);
-            approx_[1][side] = DeviceArray<std::int32_t>(size1);
+            approx0_[side] = DeviceArray<std::int16_t>(size0, "adm bands");
+            approx_[0][side] = DeviceArray<std::int32_t>(size1, "adm bands");
+            approx_[1][side] = DeviceArray<std::int32_t>(size1, "adm bands");
         }
-        for (auto& w : weights_) w = DeviceArray<std::int32_t>(size0);
+        for (auto& w : weights_) w = DeviceArray<std::int32_t>(size0, "adm masking weights");
     }
 
     std::size_t result_bytes() const override { return kScales * kSumsPerScale * sizeof(unsigned long long); }

@@ -42,6 +42,7 @@
 #include "features/vif/vif.h"
 #include "features/vif/vif_math.h"
 #include "gpu/block_sum.h"
+#include "gpu/device_array.h"
 #include "gpu/device_twin.h"
 
 namespace twinvmaf::vif {
@@ -323,36 +324,22 @@ void launch(const Image<Sample>& in, const Decimated& out, const Image<std::uint
     gpu::check_launch("vif scale_kernel");
 }
 
-// Device memory owned by the twin.
-class DeviceBuffer {
-public:
-    explicit DeviceBuffer(std::size_t bytes) { gpu::check(gpuMalloc(&pointer_, bytes), "vif device allocation"); }
-    ~DeviceBuffer() { gpuFree(pointer_); }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    template <class T>
-    T* as() const { return static_cast<T*>(pointer_); }
-
-private:
-    void* pointer_ = nullptr;
-};
-
 class VifTwin final : public gpu::DeviceTwin {
 public:
     VifTwin(const Settings& settings, const VideoFormat& format)
-        : settings_(settings), log2_table_(kLog2TableSize * sizeof(std::uint16_t)),
-          pictures_(picture_samples(format) * sizeof(std::uint16_t))
+        : settings_(settings), log2_table_(kLog2TableSize, "vif log2 table"),
+          pictures_(picture_samples(format), "vif pictures")
     {
         if (format.width < kMinFrameSize || format.height < kMinFrameSize)
             throw Error("vif: frame too small for the GPU twin");  // init() refuses these first
         // The table the CPU reference uses, as data; the stream of the engine
         // does not synchronise with the default stream, so wait here.
-        gpu::check(gpuMemcpyAsync(log2_table_.as<std::uint16_t>(), log2_table(),
+        gpu::check(gpuMemcpyAsync(log2_table_.get(), log2_table(),
                                   kLog2TableSize * sizeof(std::uint16_t), gpuMemcpyHostToDevice, nullptr),
                    "vif log2 table upload");
         gpu::check(gpuStreamSynchronize(nullptr), "vif log2 table upload");
         unsigned w = format.width, h = format.height;
-        std::uint16_t* next = pictures_.as<std::uint16_t>();
+        std::uint16_t* next = pictures_.get();
         for (int s = 1; s < kScaleCount; ++s) {
             w /= 2;
             h /= 2;
@@ -367,7 +354,7 @@ public:
     void enqueue(const gpu::DeviceFrame& frame, void* device_result, gpuStream_t stream) override
     {
         const gpu::DevicePlane ref = frame.ref_plane(0), dis = frame.dis_plane(0);
-        const Common common{frame.format.bitdepth, settings_.enhn_gain_limit, log2_table_.as<std::uint16_t>(),
+        const Common common{frame.format.bitdepth, settings_.enhn_gain_limit, log2_table_.get(),
                             static_cast<unsigned long long*>(device_result)};
         if (frame.format.bitdepth > 8) {
             const Image<std::uint16_t> in{reinterpret_cast<const std::uint16_t*>(ref.data),
@@ -426,8 +413,8 @@ private:
     }
 
     Settings settings_;
-    DeviceBuffer log2_table_;
-    DeviceBuffer pictures_;
+    gpu::DeviceArray<std::uint16_t> log2_table_;
+    gpu::DeviceArray<std::uint16_t> pictures_;
     std::array<Decimated, kScaleCount> scales_{};  // scales 1..3
 };
 
