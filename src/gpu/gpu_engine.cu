@@ -48,11 +48,11 @@ void* allocate_picture(std::size_t bytes, int device)
 #ifdef MADV_HUGEPAGE
     (void)::madvise(memory, rounded, MADV_HUGEPAGE);
 #endif
-    // Fault the pages in before pinning them: on the caller's thread, which
-    // may run beside the engine's start-up (the part that scales with threads).
+    // Fault the pages in before pinning them, on the caller's thread: this is
+    // the part that scales with threads (PicturePool::reserve spreads it).
     std::memset(memory, 0, rounded);
-    // The pinning needs the device's context (made here or by the engine,
-    // whichever comes first; the runtime makes it once).
+    // The pinning needs the device's context, current on this thread (the
+    // pool's helper threads start without one).
     gpuError_t status = gpuSetDevice(device);
     if (status == gpuSuccess) status = gpuHostRegister(memory, rounded);
     if (status != gpuSuccess) {

@@ -36,11 +36,11 @@ struct GpuStats {
     double readback_ms = 0.0;
     double device_span_ms = 0.0;      // first upload to last readback: the device's pace
     // Start-up, wall clock: the engine's construction (device context,
-    // allocations) and, beside it, the pictures pinned up front (pipeline).
+    // allocations), then the pictures pinned up front (pipeline).
     double setup_ms = 0.0;
     double pinned_ms = 0.0;
     std::size_t pinned_pictures = 0;
-    double startup_ms = 0.0;          // both, overlapped
+    double startup_ms = 0.0;          // both, one after the other
     std::vector<std::pair<std::string, double>> twin_ms;  // per feature
 };
 
@@ -68,8 +68,9 @@ int gpu_device_count(Backend backend);
 bool twin_exists(const std::string& feature, Backend backend);
 
 // Pinned host memory for pictures scored on `device`, so that uploads need
-// no staging copy. It needs no engine: the pipeline makes its pictures while
-// the engine starts (a device context takes hundreds of milliseconds).
+// no staging copy. It carries the device rather than an engine, because the
+// pool makes pictures on its helper threads, each of which must make that
+// device current (Pipeline::start_gpu: after the engine, not beside it).
 PictureAllocator pinned_picture_allocator(Backend backend, int device);
 
 // Frame pairs that may be in flight at once (slots 0 .. depth-1) in an
