@@ -1,4 +1,5 @@
-// Block-wide sums of 64-bit integers for kernels of 1-D blocks.
+// Block-wide sums of 64-bit integers for kernels of 1-D blocks, and sums
+// within each group of 32 lanes.
 //
 // Each group of 32 lanes adds its values with shuffles, one lane per group
 // writes the group's totals to shared memory, and thread 0 adds the groups.
@@ -22,15 +23,24 @@ struct BlockSumScratch {
     unsigned long long group_totals[kThreads / kLaneGroup][kCount];
 };
 
+// Sums values[k] over each group of 32 lanes (threads 32g .. 32g + 31 of the
+// block), for each k; the totals are valid in the group's first lane. Every
+// lane of the group must call it.
+template <unsigned kCount>
+__device__ void lane_group_sum(unsigned long long (&values)[kCount])
+{
+    for (unsigned k = 0; k < kCount; ++k)
+        for (unsigned offset = kLaneGroup / 2; offset > 0; offset /= 2)
+            values[k] += gpuShflDown32(values[k], offset);
+}
+
 // Sums values[k] over the block, for each k; the totals are valid in thread
 // 0's values. Every thread of the block must call it (the shuffles need
 // whole groups); the scratch may be reused after a __syncthreads().
 template <unsigned kThreads, unsigned kCount>
 __device__ void block_sum(unsigned long long (&values)[kCount], BlockSumScratch<kThreads, kCount>& scratch)
 {
-    for (unsigned k = 0; k < kCount; ++k)
-        for (unsigned offset = kLaneGroup / 2; offset > 0; offset /= 2)
-            values[k] += gpuShflDown32(values[k], offset);
+    lane_group_sum(values);
     const unsigned lane = threadIdx.x % kLaneGroup;
     const unsigned group = threadIdx.x / kLaneGroup;
     if (lane == 0)

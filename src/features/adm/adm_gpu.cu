@@ -12,26 +12,30 @@
 //      d. These are the values the CPU's split rows hold at those columns
 //      (its interior loop and its mirrored ends both read columns
 //      dwt_taps(x)).
-//   2. decouple_kernel: one thread per coefficient of the decoupled region:
-//      the angle test, decouple_gain / decouple_sample per orientation, and
-//      add_masking_weights_sample over h, v, d in the CPU's order (theta 0
-//      starts the sums) for the DLM and the AIM weights.
-//   3. mask_kernel: one block per scored row: masking_threshold_at() (the
-//      3x3 window, rows and columns mirror()ed as the CPU's ring and
-//      masking_threshold_row() do), the masked cubes, and the reference
-//      cubes of the denominator.
+//   2. masking_kernel: a tile of scored coefficients per block. Each
+//      thread decouples its coefficient (decouple_gain / decouple_sample per
+//      orientation, add_masking_weights_sample over h, v, d in the CPU's
+//      order), the block also the ring of coefficients around the tile for
+//      their neighbour weights; then masking_threshold's 3x3 window (rows
+//      and columns mirror()ed as the CPU's ring and masking_threshold_row()
+//      do), the masked cubes and the reference cubes of the denominator,
+//      added into per-row sums.
+//   3. round_rows_kernel: the CPU's per-row rounding (round_row_sum /
+//      round_row_sum_unsigned) of each complete row sum, then the scale's
+//      totals.
 // Everything is the math headers' functions, per sample.
 //
-// Exactness: all of it is integer. Each row's sums (uint64, wrapping as the
-// CPU's do) are order-free, so the block adds its threads' partial sums
-// (gpu::block_sum); thread 0 then applies the CPU's per-row rounding
-// (round_row_sum / round_row_sum_unsigned) to the complete row sum and adds
-// the rounded value to the scale's total with a 64-bit atomicAdd (addition
-// modulo 2^64: order-free, as the CPU's uint64 totals).
+// Exactness: all of it is integer. Sums (uint64, wrapping as the CPU's do)
+// are order-free, so a tile row's lanes add theirs with shuffles
+// (gpu::lane_group_sum) and the tiles of a row add theirs to the row's sum
+// with 64-bit atomicAdd (addition modulo 2^64); only complete row sums are
+// rounded, as on the CPU, and the rounded rows are added the same way.
 //
-// Masking reads decouple's outputs only inside the decoupled region (it is
-// the scored region grown by the window, see adm_math.h), which is exactly
-// what decouple_kernel writes, as in the CPU reference.
+// A window reads decoupled coefficients only inside the decoupled region
+// (the scored region grown by the window, see adm_math.h), where the CPU
+// computes them; the twin computes the same function of the same h, v, d
+// there.
+#include <algorithm>
 #include <memory>
 
 #include "features/adm/adm.h"
@@ -55,7 +59,7 @@ constexpr int kSumsPerScale = 3 * kOrientations;
 
 constexpr unsigned kTileX = 32;  // 2D kernels: 32 x 8 threads
 constexpr unsigned kTileY = 8;
-constexpr unsigned kMaskThreads = 256;
+constexpr unsigned kRoundThreads = 256;
 
 using gpu::DeviceArray;
 
@@ -152,106 +156,159 @@ __global__ void __launch_bounds__(kTileX * kTileY)
     }
 }
 
-// ---- 2. decouple and masking weights ------------------------------------------
+// ---- 2. decouple, masking weights and masking, one tile a block ---------------
 
-template <class Coef>
-struct Decoupled {
-    Coef* restored[kOrientations];
-    Coef* additive[kOrientations];
-    std::int32_t* dlm_neighbour;
-    std::int32_t* dlm_centre;
-    std::int32_t* aim_neighbour;
-    std::int32_t* aim_centre;
+// What decouple gives one coefficient: its restored and additive parts and
+// their masking weights (the DLM's from the additive part, the AIM's from
+// the restored part), in the CPU's order (theta 0 starts the sums). It is a
+// function of that coefficient's h, v, d alone, so computing it again for a
+// neighbouring tile gives the same bits.
+template <class Arith>
+struct DecoupledSample {
+    typename Arith::Coef restored[kOrientations];
+    typename Arith::Coef additive[kOrientations];
+    std::int32_t dlm_neighbour = 0, dlm_centre = 0, aim_neighbour = 0, aim_centre = 0;
 };
 
 template <class Arith>
-__global__ void decouple_kernel(Bands<typename Arith::Coef> bands, Decoupled<typename Arith::Coef> out,
-                                ScaleParams p, double gain_limit)
+__device__ DecoupledSample<Arith> decouple_at(const Bands<typename Arith::Coef>& bands, std::size_t i,
+                                              const ScaleParams& p, double gain_limit)
 {
     using Coef = typename Arith::Coef;
-    const Region& region = p.decoupled;
-    const int x = region.left + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    const int y = region.top + static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-    if (x >= region.right || y >= region.bottom) return;
-    const std::size_t i = static_cast<std::size_t>(y) * p.width + x;
-
     Coef* const* ref = bands.detail[kRef];
     Coef* const* dis = bands.detail[kDis];
     const bool aligned = Arith::within_one_degree(ref[0][i], ref[1][i], dis[0][i], dis[1][i]);
-    Coef restored[kOrientations], additive[kOrientations];
+    DecoupledSample<Arith> s;
     for (int theta = 0; theta < kOrientations; ++theta) {
         const Coef o = ref[theta][i];
         const Coef t = dis[theta][i];
-        decouple_sample<Arith>(o, t, decouple_gain<Arith>(o, t), aligned, gain_limit, restored[theta],
-                               additive[theta]);
-        out.restored[theta][i] = restored[theta];
-        out.additive[theta][i] = additive[theta];
+        decouple_sample<Arith>(o, t, decouple_gain<Arith>(o, t), aligned, gain_limit, s.restored[theta],
+                               s.additive[theta]);
     }
-    std::int32_t dlm_neighbour = 0, dlm_centre = 0, aim_neighbour = 0, aim_centre = 0;
     for (int theta = 0; theta < kOrientations; ++theta) {
         const std::uint32_t weight = p.csf_weight[theta];
-        add_masking_weights_sample<Arith>(additive[theta], weight, theta, theta == 0, dlm_neighbour, dlm_centre);
-        add_masking_weights_sample<Arith>(restored[theta], weight, theta, theta == 0, aim_neighbour, aim_centre);
+        add_masking_weights_sample<Arith>(s.additive[theta], weight, theta, theta == 0, s.dlm_neighbour, s.dlm_centre);
+        add_masking_weights_sample<Arith>(s.restored[theta], weight, theta, theta == 0, s.aim_neighbour, s.aim_centre);
     }
-    out.dlm_neighbour[i] = dlm_neighbour;
-    out.dlm_centre[i] = dlm_centre;
-    out.aim_neighbour[i] = aim_neighbour;
-    out.aim_centre[i] = aim_centre;
+    return s;
 }
 
-// ---- 3. masking and the denominator, one block per scored row ---------------
-
+// A block covers kTileX x kTileY scored coefficients, one row of the tile per
+// group of 32 lanes. Each thread decouples its own coefficient; the block
+// also decouples the ring around the tile, for its neighbour weights. Shared
+// slot (r, c) holds the neighbour weights of band row mirror(y0 - 1 + r) and
+// column mirror(x0 - 1 + c), so the 3x3 window of the tile's coefficient
+// (ty, tx) is slots ty..ty+2 x tx..tx+2, mirrors included: exactly the
+// values masking_threshold_at() reads. Then the masked cubes and the
+// reference cubes, as the CPU's rows have them; each tile row's sums are
+// added within its lane group and then, one 64-bit atomicAdd per sum, to the
+// row's sums in row_sums (addition modulo 2^64, so order-free).
+// round_rows_kernel applies the CPU's per-row rounding to the complete rows.
+//
+// Why one kernel: decouple wrote 6 coefficient planes and 4 weight planes
+// that the masking read back (about 100 MB a 4K frame at scale 0); the
+// weights of the ring are recomputed instead (34 x 10 slots for 32 x 8
+// coefficients).
 template <class Arith>
-__global__ void __launch_bounds__(kMaskThreads)
-    mask_kernel(Bands<typename Arith::Coef> bands, Decoupled<typename Arith::Coef> in, ScaleParams p,
-                bool skip_aim, unsigned long long* sums)
+__global__ void __launch_bounds__(kTileX * kTileY)
+    masking_kernel(Bands<typename Arith::Coef> bands, ScaleParams p, double gain_limit, bool skip_aim,
+                   unsigned long long* row_sums)
 {
-    __shared__ gpu::BlockSumScratch<kMaskThreads, kSumsPerScale> scratch;
-    const int y = p.scored.top + static_cast<int>(blockIdx.x);
+    static_assert(kTileX == gpu::kLaneGroup, "a tile row is one group of 32 lanes");
+    constexpr int kSlotRows = static_cast<int>(kTileY) + 2;
+    constexpr int kSlotColumns = static_cast<int>(kTileX) + 2;
+    constexpr int kThreads = static_cast<int>(kTileX * kTileY);
+    __shared__ std::int32_t dlm_neighbour[kSlotRows][kSlotColumns];
+    __shared__ std::int32_t aim_neighbour[kSlotRows][kSlotColumns];
 
+    const Region& scored = p.scored;
+    const int x0 = scored.left + static_cast<int>(blockIdx.x * kTileX);
+    const int y0 = scored.top + static_cast<int>(blockIdx.y * kTileY);
+    const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
     const std::size_t pitch = static_cast<std::size_t>(p.width);
-    const std::size_t row = static_cast<std::size_t>(y) * pitch;
-    const std::size_t above = static_cast<std::size_t>(mirror(y - 1, p.height)) * pitch;
-    const std::size_t below = static_cast<std::size_t>(mirror(y + 1, p.height)) * pitch;
+    const auto index_of_slot = [&](int r, int c) {
+        return static_cast<std::size_t>(mirror(y0 - 1 + r, p.height)) * pitch +
+               static_cast<std::size_t>(mirror(x0 - 1 + c, p.width));
+    };
 
-    unsigned long long partial[kSumsPerScale] = {};
-    for (int x = p.scored.left + static_cast<int>(threadIdx.x); x < p.scored.right; x += kMaskThreads) {
-        const std::size_t i = row + x;
-        const std::int32_t dlm_threshold = masking_threshold_at(in.dlm_neighbour + above, in.dlm_neighbour + row,
-                                                                in.dlm_neighbour + below, in.dlm_centre + row,
-                                                                p.width, x);
-        for (int theta = 0; theta < kOrientations; ++theta) {
-            partial[theta] += static_cast<std::uint64_t>(
-                Arith::masked_cube(in.restored[theta][i], p.csf_weight[theta], dlm_threshold, p.masking, theta));
+    // The thread's own coefficient (slot ty + 1, tx + 1; mirrored when the
+    // thread lies past the scored region, whose coefficients a window may
+    // still read) ...
+    const std::size_t own_index = index_of_slot(ty + 1, tx + 1);
+    const DecoupledSample<Arith> own = decouple_at<Arith>(bands, own_index, p, gain_limit);
+    dlm_neighbour[ty + 1][tx + 1] = own.dlm_neighbour;
+    aim_neighbour[ty + 1][tx + 1] = own.aim_neighbour;
+    // ... and the ring: the top and bottom slot rows, then the left and
+    // right slot columns between them.
+    constexpr int kRing = 2 * kSlotColumns + 2 * static_cast<int>(kTileY);
+    for (int k = ty * static_cast<int>(kTileX) + tx; k < kRing; k += kThreads) {
+        int r, c;
+        if (k < 2 * kSlotColumns) {
+            r = k < kSlotColumns ? 0 : kSlotRows - 1;
+            c = k % kSlotColumns;
+        } else {
+            const int side = k - 2 * kSlotColumns;
+            r = 1 + side / 2;
+            c = side % 2 ? kSlotColumns - 1 : 0;
         }
+        const DecoupledSample<Arith> ring = decouple_at<Arith>(bands, index_of_slot(r, c), p, gain_limit);
+        dlm_neighbour[r][c] = ring.dlm_neighbour;
+        aim_neighbour[r][c] = ring.aim_neighbour;
+    }
+    __syncthreads();
+
+    const int x = x0 + tx, y = y0 + ty;
+    unsigned long long partial[kSumsPerScale] = {};
+    if (x < scored.right && y < scored.bottom) {
+        const auto threshold = [&](const std::int32_t (&n)[kSlotRows][kSlotColumns], std::int32_t centre) {
+            const auto column = [&](int c) { return masking_column_sum(n[ty][c], n[ty + 1][c], n[ty + 2][c]); };
+            return masking_threshold(column(tx), column(tx + 1), column(tx + 2), n[ty + 1][tx + 1], centre);
+        };
+        const std::int32_t dlm_threshold = threshold(dlm_neighbour, own.dlm_centre);
+        for (int theta = 0; theta < kOrientations; ++theta)
+            partial[theta] = static_cast<std::uint64_t>(
+                Arith::masked_cube(own.restored[theta], p.csf_weight[theta], dlm_threshold, p.masking, theta));
         if (!skip_aim) {
-            const std::int32_t aim_threshold = masking_threshold_at(
-                in.aim_neighbour + above, in.aim_neighbour + row, in.aim_neighbour + below, in.aim_centre + row,
-                p.width, x);
-            for (int theta = 0; theta < kOrientations; ++theta) {
-                partial[kOrientations + theta] += static_cast<std::uint64_t>(Arith::masked_cube(
-                    in.additive[theta][i], p.csf_weight[theta], aim_threshold, p.masking, theta));
-            }
+            const std::int32_t aim_threshold = threshold(aim_neighbour, own.aim_centre);
+            for (int theta = 0; theta < kOrientations; ++theta)
+                partial[kOrientations + theta] = static_cast<std::uint64_t>(
+                    Arith::masked_cube(own.additive[theta], p.csf_weight[theta], aim_threshold, p.masking, theta));
         }
         for (int theta = 0; theta < kOrientations; ++theta)
-            partial[2 * kOrientations + theta] += Arith::reference_cube(bands.detail[kRef][theta][i], p.denominator);
+            partial[2 * kOrientations + theta] =
+                Arith::reference_cube(bands.detail[kRef][theta][own_index], p.denominator);
     }
-    gpu::block_sum(partial, scratch);
-    if (threadIdx.x == 0) {
-        // The CPU's per-row rounding of the complete row sums, then the totals.
-        const unsigned long long* row_sums = partial;
+    gpu::lane_group_sum(partial);
+    if (tx == 0 && y < scored.bottom) {
+        unsigned long long* row = row_sums + static_cast<std::size_t>(y - scored.top) * kSumsPerScale;
+        for (int k = 0; k < kSumsPerScale; ++k)
+            if (partial[k]) atomicAdd(row + k, partial[k]);
+    }
+}
+
+// The CPU's per-row rounding (round_row_sum / round_row_sum_unsigned) of
+// every complete row sum, then the scale's totals: one block.
+__global__ void __launch_bounds__(kRoundThreads)
+    round_rows_kernel(const unsigned long long* row_sums, int rows, ScaleParams p, bool skip_aim,
+                      unsigned long long* sums)
+{
+    __shared__ gpu::BlockSumScratch<kRoundThreads, kSumsPerScale> scratch;
+    unsigned long long totals[kSumsPerScale] = {};
+    for (int r = static_cast<int>(threadIdx.x); r < rows; r += static_cast<int>(kRoundThreads)) {
+        const unsigned long long* row = row_sums + static_cast<std::size_t>(r) * kSumsPerScale;
         for (int theta = 0; theta < kOrientations; ++theta) {
-            const std::uint64_t dlm = static_cast<std::uint64_t>(round_row_sum(row_sums[theta], p.masking.row));
-            atomicAdd(&sums[theta], static_cast<unsigned long long>(dlm));
-            if (!skip_aim) {
-                const std::uint64_t aim =
-                    static_cast<std::uint64_t>(round_row_sum(row_sums[kOrientations + theta], p.masking.row));
-                atomicAdd(&sums[kOrientations + theta], static_cast<unsigned long long>(aim));
-            }
-            const std::uint64_t den = round_row_sum_unsigned(row_sums[2 * kOrientations + theta], p.denominator.row);
-            atomicAdd(&sums[2 * kOrientations + theta], static_cast<unsigned long long>(den));
+            totals[theta] += static_cast<std::uint64_t>(round_row_sum(row[theta], p.masking.row));
+            if (!skip_aim)
+                totals[kOrientations + theta] +=
+                    static_cast<std::uint64_t>(round_row_sum(row[kOrientations + theta], p.masking.row));
+            totals[2 * kOrientations + theta] +=
+                round_row_sum_unsigned(row[2 * kOrientations + theta], p.denominator.row);
         }
     }
+    gpu::block_sum(totals, scratch);
+    if (threadIdx.x == 0)
+        for (int k = 0; k < kSumsPerScale; ++k)
+            if (!skip_aim || k < kOrientations || k >= 2 * kOrientations) atomicAdd(&sums[k], totals[k]);
 }
 
 // ---- the twin ------------------------------------------------------------------
@@ -260,15 +317,11 @@ __global__ void __launch_bounds__(kMaskThreads)
 template <class Coef>
 struct PrecisionBuffers {
     DeviceArray<Coef> detail[2][kOrientations];
-    DeviceArray<Coef> restored[kOrientations];
-    DeviceArray<Coef> additive[kOrientations];
 
     explicit PrecisionBuffers(std::size_t count)
     {
         for (auto& side : detail)
             for (auto& band : side) band = DeviceArray<Coef>(count, "adm bands");
-        for (auto& band : restored) band = DeviceArray<Coef>(count, "adm bands");
-        for (auto& band : additive) band = DeviceArray<Coef>(count, "adm bands");
     }
 };
 
@@ -287,7 +340,14 @@ public:
             approx_[0][side] = DeviceArray<std::int32_t>(size1, "adm bands");
             approx_[1][side] = DeviceArray<std::int32_t>(size1, "adm bands");
         }
-        for (auto& w : weights_) w = DeviceArray<std::int32_t>(size0, "adm masking weights");
+        // One region of row sums per scale, cleared at the start of a frame.
+        int rows = 0;
+        for (int scale = 0; scale < kScales; ++scale) {
+            first_row_[scale] = rows;
+            rows += std::max(params_.scale[scale].scored.height(), 0);
+        }
+        row_sums_bytes_ = static_cast<std::size_t>(rows) * kSumsPerScale * sizeof(unsigned long long);
+        row_sums_ = DeviceArray<unsigned long long>(static_cast<std::size_t>(rows) * kSumsPerScale, "adm row sums");
     }
 
     std::size_t result_bytes() const override { return kScales * kSumsPerScale * sizeof(unsigned long long); }
@@ -297,6 +357,7 @@ public:
         auto* sums = static_cast<unsigned long long*>(device_result);
         const gpu::DevicePlane ref = frame.ref_plane(0), dis = frame.dis_plane(0);
         if (!ref.width || !ref.height) return;
+        if (row_sums_bytes_) gpu::check(gpuMemsetAsync(row_sums_.get(), 0, row_sums_bytes_, stream), "adm row sums");
 
         // Scale 0: the pictures to 16-bit bands.
         {
@@ -311,7 +372,7 @@ public:
                 const DwtInput<std::uint8_t> in{{ref.data, dis.data}, ref.stride, int(ref.width), int(ref.height)};
                 launch_dwt(in, out, vertical, Dwt0Horizontal{}, analyse, stream);
             }
-            if (analyse) analyse_scale<Scale0Arithmetic>(out, decoupled_of(scale0_), p, sums, stream);
+            if (analyse) analyse_scale<Scale0Arithmetic>(out, 0, sums, stream);
         }
         // Scales 1..3: the previous scale's a band to 32-bit bands.
         for (int scale = 1; scale < kScales; ++scale) {
@@ -336,7 +397,7 @@ public:
                                                 previous.height};
                 launch_dwt(in, out, vertical, horizontal, true, stream);
             }
-            analyse_scale<ScaleNArithmetic>(out, decoupled_of(upper_), p, sums + scale * kSumsPerScale, stream);
+            analyse_scale<ScaleNArithmetic>(out, scale, sums + scale * kSumsPerScale, stream);
         }
     }
 
@@ -376,21 +437,6 @@ private:
         return bands;
     }
 
-    template <class Coef>
-    Decoupled<Coef> decoupled_of(const PrecisionBuffers<Coef>& b) const
-    {
-        Decoupled<Coef> d{};
-        for (int theta = 0; theta < kOrientations; ++theta) {
-            d.restored[theta] = b.restored[theta].get();
-            d.additive[theta] = b.additive[theta].get();
-        }
-        d.dlm_neighbour = weights_[0].get();
-        d.dlm_centre = weights_[1].get();
-        d.aim_neighbour = weights_[2].get();
-        d.aim_centre = weights_[3].get();
-        return d;
-    }
-
     template <class In, class Coef, class Vertical, class Horizontal>
     static void launch_dwt(const DwtInput<In>& in, const Bands<Coef>& out, Vertical vertical, Horizontal horizontal,
                            bool analyse, gpuStream_t stream)
@@ -402,21 +448,19 @@ private:
     }
 
     template <class Arith>
-    void analyse_scale(const Bands<typename Arith::Coef>& bands, const Decoupled<typename Arith::Coef>& decoupled,
-                       const ScaleParams& p, unsigned long long* sums, gpuStream_t stream) const
+    void analyse_scale(const Bands<typename Arith::Coef>& bands, int scale, unsigned long long* sums,
+                       gpuStream_t stream) const
     {
-        const Region& d = p.decoupled;
-        if (d.width() > 0 && d.height() > 0) {
-            const dim3 block(kTileX, kTileY);
-            const dim3 grid(gpu::blocks_for(d.width(), kTileX), gpu::blocks_for(d.height(), kTileY));
-            decouple_kernel<Arith><<<grid, block, 0, stream>>>(bands, decoupled, p, params_.enhancement_gain_limit);
-            gpu::check_launch("adm decouple_kernel");
-        }
-        if (p.scored.width() > 0 && p.scored.height() > 0) {
-            mask_kernel<Arith><<<p.scored.height(), kMaskThreads, 0, stream>>>(bands, decoupled, p,
-                                                                               params_.skip_aim, sums);
-            gpu::check_launch("adm mask_kernel");
-        }
+        const ScaleParams& p = params_.scale[scale];
+        if (p.scored.width() <= 0 || p.scored.height() <= 0) return;
+        unsigned long long* row_sums = row_sums_.get() + static_cast<std::size_t>(first_row_[scale]) * kSumsPerScale;
+        const dim3 block(kTileX, kTileY);
+        const dim3 grid(gpu::blocks_for(p.scored.width(), kTileX), gpu::blocks_for(p.scored.height(), kTileY));
+        masking_kernel<Arith><<<grid, block, 0, stream>>>(bands, p, params_.enhancement_gain_limit, params_.skip_aim,
+                                                          row_sums);
+        gpu::check_launch("adm masking_kernel");
+        round_rows_kernel<<<1, kRoundThreads, 0, stream>>>(row_sums, p.scored.height(), p, params_.skip_aim, sums);
+        gpu::check_launch("adm round_rows_kernel");
     }
 
     FrameParams params_;
@@ -424,7 +468,9 @@ private:
     PrecisionBuffers<std::int32_t> upper_;  // scales 1..3
     DeviceArray<std::int16_t> approx0_[2];           // scale 0's a band: scale 1's input
     DeviceArray<std::int32_t> approx_[2][2];         // scales 1..3's a bands, alternating
-    DeviceArray<std::int32_t> weights_[4];           // dlm/aim neighbour/centre weights
+    DeviceArray<unsigned long long> row_sums_;      // masking_kernel's row sums, all scales
+    std::size_t row_sums_bytes_ = 0;
+    int first_row_[kScales] = {};                    // each scale's first row in row_sums_
 };
 
 }  // namespace
