@@ -9,9 +9,11 @@ cores), whole command and net of start-up: (t(N) - t(2)) / (N - 2).
                                 [--no-cpu]
 
 Why it is built this way:
-  - A CUDA process's start (driver and context, about 230 ms on the H200) and
-    end (the driver's teardown, about 115 ms) vary by tens of ms from run to
-    run, which is as much as 200 frames of work at 1080p. So each command runs
+  - A CUDA process's start (driver and context) and end (the driver's
+    teardown) vary by tens of ms from run to run, which is as much as 200
+    frames of work at 1080p. Both grow with the hardware queues the context
+    opens (CUDA_DEVICE_MAX_CONNECTIONS; twinvmaf asks for 2, the driver's
+    default is 8), so the driver's floor is timed with both. So each command runs
     --runs times with t(2) and t(N) interleaved (drift hits both alike), and
     the table gives the net from the fastest runs and from the medians.
   - "split" runs the cuda command with TWINVMAF_GPU_TIMING=1, which prints the
@@ -103,13 +105,25 @@ def split(cmd, frames, runs):
                   (count, runs) + tuple(v for c in columns for v in (min(c), statistics.median(c)))))
 
 
+def engine_queues():
+    """The hardware queues twinvmaf asks the CUDA driver for (gpu_runtime.h)."""
+    with open(os.path.join(ROOT, "src", "gpu", "gpu_runtime.h")) as f:
+        return re.search(r'kHardwareQueues = "(\d+)"', f.read()).group(1)
+
+
 def driver_floor():
     """What any CUDA process pays on this machine: a Python process that
-    opens a context and exits, against one that does nothing (fastest of 5)."""
+    opens a context and exits, against one that does nothing (fastest of 5),
+    with the driver's default hardware queues and with twinvmaf's number."""
     empty = min(timed([sys.executable, "-c", "pass"])[0] for _ in range(5))
-    context = min(timed([sys.executable, "-c", OPEN_CONTEXT])[0] for _ in range(5))
-    print("driver floor: a process that opens a CUDA context and exits takes %.0f ms more than an empty one "
-          "(%.0f against %.0f ms)" % (1000 * (context - empty), 1000 * context, 1000 * empty))
+    queues = engine_queues()
+    for label, count in (("the driver's default queues", None), ("%s queues" % queues, queues)):
+        env = {k: v for k, v in os.environ.items() if k != "CUDA_DEVICE_MAX_CONNECTIONS"}
+        if count:
+            env["CUDA_DEVICE_MAX_CONNECTIONS"] = count
+        context = min(timed([sys.executable, "-c", OPEN_CONTEXT], env)[0] for _ in range(5))
+        print("driver floor, %s: a process that opens a CUDA context and exits takes %.0f ms more than an empty "
+              "one (%.0f against %.0f ms)" % (label, 1000 * (context - empty), 1000 * context, 1000 * empty))
 
 
 class DeviceHolder:

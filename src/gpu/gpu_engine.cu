@@ -103,6 +103,7 @@ public:
           upload_bytes_(upload_bytes ? std::min(upload_bytes, format.frame_bytes()) : format.frame_bytes())
     {
         const auto setup_start = std::chrono::steady_clock::now();
+        limit_hardware_queues();
         int count = 0;
         if (gpuGetDeviceCount(&count) != gpuSuccess) count = 0;
         if (device < 0 || device >= count)
@@ -312,6 +313,7 @@ bool backend_compiled(Backend backend) { return backend == Backend::kCpu || back
 int gpu_device_count(Backend backend)
 {
     if (backend != gpu::kThisBackend) return 0;
+    gpu::limit_hardware_queues();
     int count = 0;
     if (gpuGetDeviceCount(&count) != gpuSuccess) return 0;
     return count;

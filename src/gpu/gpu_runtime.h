@@ -3,6 +3,7 @@
 // (hipcc, which defines __HIP__) map them to their runtimes.
 #pragma once
 
+#include <cstdlib>
 #include <string>
 
 #include "twinvmaf/error.h"
@@ -18,6 +19,9 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 inline constexpr auto gpuMemcpyHostToDevice = hipMemcpyHostToDevice;
 inline constexpr auto gpuMemcpyDeviceToHost = hipMemcpyDeviceToHost;
 inline constexpr auto gpuEventDisableTiming = hipEventDisableTiming;
+// HIP's hardware queues (GPU_MAX_HW_QUEUES) keep the runtime's default: the
+// cost that limit_hardware_queues() avoids was measured on CUDA only.
+inline void gpuLimitHardwareQueues(const char*) {}
 inline gpuError_t gpuGetDeviceCount(int* count) { return hipGetDeviceCount(count); }
 inline gpuError_t gpuSetDevice(int device) { return hipSetDevice(device); }
 inline gpuError_t gpuMalloc(void** p, size_t bytes) { return hipMalloc(p, bytes); }
@@ -63,6 +67,9 @@ inline constexpr gpuError_t gpuSuccess = cudaSuccess;
 inline constexpr auto gpuMemcpyHostToDevice = cudaMemcpyHostToDevice;
 inline constexpr auto gpuMemcpyDeviceToHost = cudaMemcpyDeviceToHost;
 inline constexpr auto gpuEventDisableTiming = cudaEventDisableTiming;
+// How many hardware work queues ("connections") the driver opens for a
+// context, unless the user's environment says (setenv does not overwrite).
+inline void gpuLimitHardwareQueues(const char* queues) { (void)::setenv("CUDA_DEVICE_MAX_CONNECTIONS", queues, 0); }
 inline gpuError_t gpuGetDeviceCount(int* count) { return cudaGetDeviceCount(count); }
 inline gpuError_t gpuSetDevice(int device) { return cudaSetDevice(device); }
 inline gpuError_t gpuMalloc(void** p, size_t bytes) { return cudaMalloc(p, bytes); }
@@ -106,5 +113,17 @@ inline void check(gpuError_t status, const char* what)
     if (status != gpuSuccess)
         throw Error(std::string(TWINVMAF_GPU_API_NAME) + " error in " + what + ": " + gpuGetErrorString(status));
 }
+
+// Asks the runtime for kHardwareQueues hardware work queues per context,
+// unless the user's environment names a number. Call it before the first
+// runtime call of the process: it has no effect after. CUDA opens 8 by
+// default, and on the H200 each costs 10..26 ms of context creation and
+// teardown: the six beyond 2 cost about what a 4K 100-frame run's whole frame
+// loop does. With 2 the
+// engine's streams still overlap (copy beside kernels, twins beside each
+// other), and the 4K frame loop was no slower than with 8 (0.62 against 0.67
+// ms); with 1 it was (0.70 ms). See docs/architecture.md, "GPU start-up".
+inline constexpr const char* kHardwareQueues = "2";
+inline void limit_hardware_queues() { gpuLimitHardwareQueues(kHardwareQueues); }
 
 }  // namespace twinvmaf::gpu

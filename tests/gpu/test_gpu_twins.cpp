@@ -5,6 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
 #include <random>
 
 #include "core/collector.h"
@@ -25,6 +28,12 @@ namespace {
 
 bool have_gpu() { return gpu_device_count(Backend::kCuda) > 0 || gpu_device_count(Backend::kHip) > 0; }
 Backend gpu_backend() { return gpu_device_count(Backend::kCuda) > 0 ? Backend::kCuda : Backend::kHip; }
+
+// CUDA_DEVICE_MAX_CONNECTIONS as the process started, before any test ran.
+const std::optional<std::string> queues_at_start = [] {
+    const char* value = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    return value ? std::optional<std::string>(value) : std::nullopt;
+}();
 
 #define REQUIRE_GPU() \
     if (!have_gpu()) GTEST_SKIP() << "no GPU device: GPU twin tests did not run"
@@ -266,6 +275,18 @@ TEST(GpuTwins, BackendIsReportedAndMissingDeviceIsAnError)
     EXPECT_THROW(score(fixture / "ref.yuv", fixture / "dis.yuv", VideoFormat{576, 324, ChromaFormat::k420, 8}, "psnr",
                        {}, Backend::kCuda),
                  Error);
+}
+
+// Runs without a device too: the CUDA build must ask for 2 hardware queues
+// (gpu_runtime.h, kHardwareQueues) before its first runtime call, and leave a
+// number the user set alone.
+TEST(GpuRuntime, HardwareQueuesAreLimitedUnlessTheUserSetThem)
+{
+    if (!backend_compiled(Backend::kCuda)) GTEST_SKIP() << "not a CUDA build: the runtime's default is kept";
+    (void)gpu_device_count(Backend::kCuda);
+    const char* value = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    ASSERT_NE(value, nullptr);
+    EXPECT_EQ(std::string(value), queues_at_start.value_or("2"));
 }
 
 }  // namespace
