@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
-#include <string>
 #include <random>
+#include <string>
 
 #include "core/collector.h"
 #include "twinvmaf/error.h"
