@@ -330,8 +330,6 @@ PictureAllocator pinned_picture_allocator(Backend backend, int device)
     return PictureAllocator{gpu::allocate_picture, gpu::release_picture, device};
 }
 
-unsigned gpu_engine_depth(unsigned history) { return std::max(3u, history + 2); }
-
 std::unique_ptr<GpuEngine> make_gpu_engine(Backend backend, int device, const VideoFormat& format,
                                            const std::vector<OptionValues>& features, unsigned history,
                                            std::size_t upload_bytes)

@@ -12,8 +12,6 @@ bool twin_exists(const std::string&, Backend) { return false; }
 
 PictureAllocator pinned_picture_allocator(Backend, int) { return {}; }
 
-unsigned gpu_engine_depth(unsigned history) { return history + 2; }
-
 std::unique_ptr<GpuEngine> make_gpu_engine(Backend backend, int, const VideoFormat&,
                                            const std::vector<OptionValues>&, unsigned, std::size_t)
 {
