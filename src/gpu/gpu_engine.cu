@@ -103,9 +103,7 @@ public:
           upload_bytes_(upload_bytes ? std::min(upload_bytes, format.frame_bytes()) : format.frame_bytes())
     {
         const auto setup_start = std::chrono::steady_clock::now();
-        limit_hardware_queues();
-        int count = 0;
-        if (gpuGetDeviceCount(&count) != gpuSuccess) count = 0;
+        const int count = gpu_device_count(backend);  // before any other runtime call: it sets the queues
         if (device < 0 || device >= count)
             throw Error(std::string("--gpu ") + std::to_string(device) + ": " + std::to_string(count) + " " +
                         TWINVMAF_GPU_API_NAME + " device(s) present");
@@ -313,6 +311,7 @@ bool backend_compiled(Backend backend) { return backend == Backend::kCpu || back
 int gpu_device_count(Backend backend)
 {
     if (backend != gpu::kThisBackend) return 0;
+    // Every path to the runtime starts here, so the queues are set in time.
     gpu::limit_hardware_queues();
     int count = 0;
     if (gpuGetDeviceCount(&count) != gpuSuccess) return 0;
