@@ -10,6 +10,7 @@
 
 #include "core/cpu_dispatch.h"
 #include "features/speed/speed.h"
+#include "features/common/float_picture.h"
 #include "features/speed/speed_math.h"
 
 namespace twinvmaf::speed {
@@ -274,21 +275,10 @@ float speed_score(const Settings& settings, const Geometry& g, const PlaneStats&
 
 namespace {
 
-// Plane to packed floats: v - 128 (8-bit) or v / 2^(bpc-8) - 128.
+// Plane to packed floats, offset -128 (features/common/float_picture.h).
 void to_float(const PlaneView& p, unsigned bitdepth, float* out)
 {
-    if (bitdepth == 8) {
-        for (unsigned y = 0; y < p.height; ++y) {
-            const std::uint8_t* row = p.row<std::uint8_t>(y);
-            for (unsigned x = 0; x < p.width; ++x) out[static_cast<std::size_t>(y) * p.width + x] = sample_to_float(row[x], 1.0f, false);
-        }
-        return;
-    }
-    const float scaler = bitdepth == 10 ? 4.0f : bitdepth == 12 ? 16.0f : 256.0f;
-    for (unsigned y = 0; y < p.height; ++y) {
-        const std::uint16_t* row = p.row<std::uint16_t>(y);
-        for (unsigned x = 0; x < p.width; ++x) out[static_cast<std::size_t>(y) * p.width + x] = sample_to_float(row[x], scaler, true);
-    }
+    float_picture::plane_to_float(p, bitdepth, -128.0f, out, p.width);
 }
 
 }  // namespace

@@ -35,13 +35,6 @@ TV_HD int sign_of(float x) { return x >= 0 ? 1 : -1; }
 
 TV_HD float abs_f(float x) { return x < 0 ? -x : (x == 0 ? 0.0f : x); }
 
-// ---------------------------------------------------------------------------
-// Picture to float: 8-bit v - 128; high bit depth v / 2^(bpc-8) - 128.
-TV_HD float sample_to_float(unsigned v, float scaler, bool high_bitdepth)
-{
-    return high_bitdepth ? static_cast<float>(v) / scaler + -128.0f : static_cast<float>(v) + -128.0f;
-}
-
 // Mirror of vif_tools' 1-D filters: -k -> k, n-1+k -> n-1-k.
 TV_HD int mirror_tap(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
 
