@@ -25,6 +25,7 @@
 #include "model/binding.h"
 #include "model/model.h"
 #include "model/predict.h"
+#include "output/output_file.h"
 #include "output/writers.h"
 #include "twinvmaf/error.h"
 #include "twinvmaf/version.h"
@@ -138,6 +139,9 @@ std::optional<std::uint64_t> expected_frames(const Settings& s, const VideoReade
 int run(const Settings& settings)
 {
     const auto started = std::chrono::steady_clock::now();
+    // A folder, a missing folder or a read-only file fails now, not after
+    // the scoring; the path is resolved again when the output is written.
+    if (!settings.output_path.empty()) resolve_output_target(settings.output_path);
     // With --no_prediction, models still choose features (as in Netflix's vmaf)
     // but predict nothing.
     std::vector<model::LoadedModel> models = load_models(settings);
@@ -248,6 +252,9 @@ int main(int argc, char** argv)
 {
     using namespace twinvmaf;
     print_wall_clock("at main()");
+    // SIGINT/SIGTERM/SIGHUP/SIGQUIT: remove a half-written temporary output
+    // file and say why the run ended.
+    install_interrupt_cleanup();
     try {
         const cli::ParseResult parsed = cli::parse_arguments(argc, argv);
         switch (parsed.action) {

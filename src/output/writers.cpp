@@ -1,9 +1,5 @@
 #include "output/writers.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -11,9 +7,9 @@
 #include <cstring>
 #include <functional>
 #include <iostream>
-#include <random>
 #include <string_view>
 
+#include "output/output_file.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf {
@@ -314,30 +310,6 @@ void write_all(Sink& out, OutputFormat format, const OutputContext& context)
     out.flush();
 }
 
-[[noreturn]] void throw_write_error(const std::string& path, int error)
-{
-    throw Error(path + ": cannot write output: " + std::strerror(error));
-}
-
-// An errno from writing the temporary file, carried out of the Sink.
-struct WriteFailure {
-    int error;
-};
-
-// Writes all of [data, data + size) to fd, retrying short writes and EINTR.
-void write_fd(int fd, const char* data, std::size_t size)
-{
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, size);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            throw WriteFailure{errno};
-        }
-        data += n;
-        size -= static_cast<std::size_t>(n);
-    }
-}
-
 }  // namespace
 
 Precision Precision::parse(const std::string& text)
@@ -371,47 +343,10 @@ void write_output(std::ostream& out, OutputFormat format, const OutputContext& c
 
 void write_output_file(const std::string& path, OutputFormat format, const OutputContext& context)
 {
-    if (path == "-") {
-        errno = 0;
-        try {
-            write_output(std::cout, format, context);
-        } catch (const Error&) {
-            throw_write_error("-", errno ? errno : EIO);
-        }
-        return;
-    }
-
-    // A unique name beside the target, so the final rename stays within one
-    // file system and is atomic.
-    std::random_device random;
-    std::string temp;
-    int fd = -1;
-    for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-        temp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(random());
-        fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST) break;
-    }
-    if (fd < 0) throw_write_error(path, errno);
-
-    int error = 0;
-    try {
-        Sink sink([fd](const char* data, std::size_t size) { write_fd(fd, data, size); },
-                  context.precision);
+    write_output_bytes(path, [&](const ByteSink& bytes) {
+        Sink sink(bytes, context.precision);
         write_all(sink, format, context);
-        if (::fsync(fd) != 0) error = errno;
-    } catch (const WriteFailure& failure) {
-        error = failure.error;
-    } catch (...) {
-        ::close(fd);
-        ::unlink(temp.c_str());
-        throw;
-    }
-    if (::close(fd) != 0 && !error) error = errno;
-    if (!error && ::rename(temp.c_str(), path.c_str()) != 0) error = errno;
-    if (error) {
-        ::unlink(temp.c_str());
-        throw_write_error(path, error);
-    }
+    });
 }
 
 }  // namespace twinvmaf

@@ -1,8 +1,8 @@
 // Output writers: XML (default), JSON, CSV and SUB, with Netflix libvmaf's
 // structure, element and key names (libvmaf/src/output.c).
 //
-// Files are written atomically: to a temporary file beside the target, then
-// renamed, so a failed run never leaves a partial output file.
+// Where the bytes go, and how that is kept safe (atomic for regular files,
+// direct for devices, FIFOs, sockets and stdout), is output/output_file.h.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +44,8 @@ std::string format_score(double value, const Precision& precision);
 
 void write_output(std::ostream& out, OutputFormat format, const OutputContext& context);
 
-// Writes to `path` atomically (temporary file + rename). Throws
-// twinvmaf::Error naming the path if it cannot be written.
+// Writes to `path` ("-": stdout) as output/output_file.h says. Throws
+// twinvmaf::Error naming the path and the cause if it cannot be written.
 void write_output_file(const std::string& path, OutputFormat format, const OutputContext& context);
 
 }  // namespace twinvmaf

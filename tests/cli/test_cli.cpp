@@ -66,7 +66,7 @@ protected:
         EXPECT_EQ(r.stderr_text.rfind("twinvmaf: error: ", 0), 0u) << r.stderr_text;
         EXPECT_FALSE(fs::exists(out)) << "a failed run left an output file: " << args;
         for (const auto& entry : fs::directory_iterator(dir.path()))
-            EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos)
+            EXPECT_EQ(entry.path().filename().string().find(".twinvmaf-"), std::string::npos)
                 << "temporary file left: " << entry.path();
     }
 
