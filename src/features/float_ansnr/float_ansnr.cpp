@@ -18,7 +18,7 @@ void FloatAnsnrExtractor::init(const VideoFormat& format)
         throw Error("float_ansnr: frame " + std::to_string(format.width) + "x" + std::to_string(format.height) +
                     " is too small; its 5x5 filter needs at least " + std::to_string(kMinSize) + "x" +
                     std::to_string(kMinSize) + " (Netflix reads outside its buffers below that)");
-    format_ = format;
+    LumaExtractor::init(format);
     limits_ = float_psnr_scoring::psnr_limits(format.bitdepth, kProvided);
 }
 
@@ -40,7 +40,7 @@ void FloatAnsnrExtractor::collect(std::uint64_t index, const FrameScores& scores
     // MIN(10 * log10(peak * peak * w * h / MAX(noise, eps)), psnr_max), the
     // products from the left in double.
     const double peak = limits_.peak;
-    const double numerator = peak * peak * static_cast<double>(format_.width) * static_cast<double>(format_.height);
+    const double numerator = peak * peak * static_cast<double>(format().width) * static_cast<double>(format().height);
     const double anpsnr =
         nf_min(10 * log10_libm(numerator / nf_max(static_cast<double>(noise), kNoiseFloor)), psnr_max);
     out.write(0, index, ansnr);

@@ -11,26 +11,21 @@
 #include <string>
 #include <vector>
 
-#include "core/feature.h"
 #include "features/common/float_psnr_scoring.h"
+#include "features/common/luma_extractor.h"
 
 namespace twinvmaf::float_ansnr {
 
-class FloatAnsnrExtractor : public FeatureExtractor {
+class FloatAnsnrExtractor : public LumaExtractor {
 public:
     // Throws for a plane under 3 samples in a direction: Netflix's 5x5
     // mirror reads outside its buffers there.
     void init(const VideoFormat& format) override;
     std::vector<std::string> output_names() const override;
-    int planes_read() const override { return 1; }  // luma
     // Expects value 0 = signal, 1 = noise (float_ansnr_math.h).
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
 
-protected:
-    const VideoFormat& format() const { return format_; }
-
 private:
-    VideoFormat format_{};
     float_psnr_scoring::PsnrLimits limits_{};
 };
 

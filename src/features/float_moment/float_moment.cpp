@@ -10,9 +10,8 @@ std::vector<std::string> FloatMomentExtractor::output_names() const
 
 void FloatMomentExtractor::collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out)
 {
-    // Netflix: cum /= (w * h), the pixel count in int.
-    const double pixels = static_cast<double>(format_.width * format_.height);
-    for (std::size_t slot = 0; slot < 4; ++slot) out.write(slot, index, scores.get(slot) / pixels);
+    // Netflix: cum /= (w * h).
+    for (std::size_t slot = 0; slot < 4; ++slot) out.write(slot, index, scores.get(slot) / luma_pixels());
 }
 
 FeatureInfo feature_info()

@@ -12,22 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "core/feature.h"
+#include "features/common/luma_extractor.h"
 
 namespace twinvmaf::float_moment {
 
-class FloatMomentExtractor : public FeatureExtractor {
+class FloatMomentExtractor : public LumaExtractor {
 public:
-    void init(const VideoFormat& format) override { format_ = format; }
     std::vector<std::string> output_names() const override;
-    int planes_read() const override { return 1; }  // luma
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
-
-protected:
-    const VideoFormat& format() const { return format_; }
-
-private:
-    VideoFormat format_{};
 };
 
 // The CPU reference.

@@ -10,7 +10,7 @@ constexpr const char* kProvided = "float_psnr";
 
 void FloatPsnrExtractor::init(const VideoFormat& format)
 {
-    format_ = format;
+    LumaExtractor::init(format);
     limits_ = float_psnr_scoring::psnr_limits(format.bitdepth, kProvided);
 }
 
@@ -21,8 +21,7 @@ void FloatPsnrExtractor::collect(std::uint64_t index, const FrameScores& scores,
     using namespace float_psnr_scoring;
     // Netflix: noise /= (w * h) in int, then
     // MIN(10 * log10(peak * peak / MAX(noise, eps)), psnr_max).
-    const double pixels = static_cast<double>(format_.width * format_.height);
-    const double mse = scores.get(0) / pixels;
+    const double mse = scores.get(0) / luma_pixels();
     const double peak = limits_.peak;
     out.write(0, index, nf_min(10 * log10_libm(peak * peak / nf_max(mse, kNoiseFloor)), limits_.psnr_max));
 }

@@ -9,24 +9,19 @@
 #include <string>
 #include <vector>
 
-#include "core/feature.h"
 #include "features/common/float_psnr_scoring.h"
+#include "features/common/luma_extractor.h"
 
 namespace twinvmaf::float_psnr {
 
-class FloatPsnrExtractor : public FeatureExtractor {
+class FloatPsnrExtractor : public LumaExtractor {
 public:
     void init(const VideoFormat& format) override;
     std::vector<std::string> output_names() const override;
-    int planes_read() const override { return 1; }  // luma
     // Expects value 0 = the luma sum of squared errors (float_psnr_math.h).
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
 
-protected:
-    const VideoFormat& format() const { return format_; }
-
 private:
-    VideoFormat format_{};
     float_psnr_scoring::PsnrLimits limits_{};
 };
 
