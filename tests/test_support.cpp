@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -11,6 +12,10 @@
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+
+#include <gtest/gtest.h>
+
+#include "core/feature.h"
 
 namespace twinvmaf::test {
 
@@ -131,6 +136,42 @@ unsigned sample_at(const Picture& picture, int plane, unsigned x, unsigned y)
 {
     const PlaneView view = picture.plane(plane);
     return picture.format().bitdepth > 8 ? view.row<std::uint16_t>(y)[x] : view.row<std::uint8_t>(y)[x];
+}
+
+Picture constant_picture(const VideoFormat& format, unsigned value)
+{
+    Picture p(format);
+    const std::size_t samples = format.frame_bytes() / format.bytes_per_sample();
+    for (std::size_t i = 0; i < samples; ++i) {
+        if (format.bitdepth > 8) reinterpret_cast<std::uint16_t*>(p.bytes())[i] = static_cast<std::uint16_t>(value);
+        else p.bytes()[i] = static_cast<std::uint8_t>(value);
+    }
+    return p;
+}
+
+Collector score_one_frame(const std::string& feature, const OptionList& options, const Picture& ref,
+                          const Picture& dis)
+{
+    const FeatureInfo& info = find_feature(feature);
+    OptionValues values(feature, info.options);
+    values.set_all(options);
+    auto extractor = info.create(values);
+    extractor->init(ref.format());
+    Collector collector;
+    SlotWriter writer(collector, extractor->output_names());
+    const auto scratch = extractor->make_scratch();
+    FrameScores scores;
+    extractor->extract(FrameInputs{ref, dis, 0, {}, {}}, scores, scratch.get());
+    extractor->collect(0, scores, writer);
+    extractor->flush(collector);
+    return collector;
+}
+
+double frame_value(const Collector& collector, const std::string& name, std::uint64_t frame)
+{
+    const auto id = collector.find(name);
+    EXPECT_TRUE(id) << "no series " << name;
+    return id ? collector.get(*id, frame) : std::nan("");
 }
 
 }  // namespace twinvmaf::test

@@ -7,6 +7,8 @@
 #include <map>
 #include <string>
 
+#include "core/collector.h"
+#include "core/options.h"
 #include "twinvmaf/picture.h"
 
 namespace twinvmaf::test {
@@ -55,5 +57,17 @@ Picture random_picture(const VideoFormat& format, std::uint32_t seed, int max_de
 
 // Sample (x, y) of a plane, for 8-bit and deeper pictures alike.
 unsigned sample_at(const Picture& picture, int plane, unsigned x, unsigned y);
+
+// A picture whose every sample is `value`.
+Picture constant_picture(const VideoFormat& format, unsigned value);
+
+// One frame pair scored by a registered feature's extractor (init, extract,
+// collect, flush), as the pipeline does; the collector it wrote.
+Collector score_one_frame(const std::string& feature, const OptionList& options, const Picture& ref,
+                          const Picture& dis);
+
+// The value of series `name` at `frame`; a test failure (and NaN) when the
+// collector has no such series.
+double frame_value(const Collector& collector, const std::string& name, std::uint64_t frame = 0);
 
 }  // namespace twinvmaf::test

@@ -3,6 +3,9 @@
 #include "core/feature.h"
 #include "features/adm/adm.h"
 #include "features/cambi/cambi.h"
+#include "features/float_ansnr/float_ansnr.h"
+#include "features/float_moment/float_moment.h"
+#include "features/float_psnr/float_psnr.h"
 #include "features/motion/motion.h"
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
@@ -22,6 +25,9 @@ const std::vector<FeatureInfo>& feature_registry()
         speed::chroma_feature_info(),
         speed::temporal_feature_info(),
         cambi::feature_info(),
+        float_psnr::feature_info(),
+        float_ansnr::feature_info(),
+        float_moment::feature_info(),
     };
     return features;
 }

@@ -428,6 +428,31 @@ TEST_F(Cli, MotionSameBytesForThreads1And3)
     EXPECT_NE(first.find("integer_motion3_mffw_mma"), std::string::npos);
 }
 
+// The float luma features sum in long serial chains: whichever worker
+// scores a frame, the bytes are the same.
+TEST_F(Cli, FloatPsnrAnsnrMomentSameBytesForAnyThreadCount)
+{
+    const fs::path fixture = fixtures_dir() / "megamind_720x528_420p8";
+    if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
+    const std::string args = "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
+                             " -w 720 -h 528 -p 420 -b 8 -n --feature float_psnr --feature float_ansnr "
+                             "--feature float_moment --json --precision max";
+    const std::string first = same_output_for_threads(args, {"1", "2", "7"});
+    EXPECT_NE(first.find("float_anpsnr"), std::string::npos);
+    EXPECT_NE(first.find("float_moment_dis2nd"), std::string::npos);
+}
+
+// Netflix's ANSNR filter reads outside its buffers below 3 samples.
+TEST_F(Cli, FloatAnsnrRefusesFramesUnder3x3)
+{
+    write_file(dir / "narrow.yuv", raw_frames(2, 8, 2, 1));
+    const std::string args = "-r " + shell_quote(dir / "narrow.yuv") + " -d " + shell_quote(dir / "narrow.yuv") +
+                             " -w 2 -h 8 -p 420 -b 8 -n";
+    expect_failure(args + " --feature float_ansnr", "float_ansnr: frame 2x8 is too small");
+    const auto r = run_cli(args + " --feature float_psnr --feature float_moment --json -o -");
+    EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+}
+
 // The v1 features (cambi, speed_chroma, adm csf 2, motion with the HFR
 // window) and the model: the same bytes for any thread count.
 TEST_F(Cli, V1ModelSameBytesForThreads1And3)
