@@ -3,9 +3,11 @@
 #include "core/feature.h"
 #include "features/adm/adm.h"
 #include "features/cambi/cambi.h"
+#include "features/ciede/ciede.h"
 #include "features/motion/motion.h"
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
+#include "features/psnr_hvs/psnr_hvs.h"
 #include "features/speed/speed.h"
 #include "features/vif/vif.h"
 
@@ -22,6 +24,8 @@ const std::vector<FeatureInfo>& feature_registry()
         speed::chroma_feature_info(),
         speed::temporal_feature_info(),
         cambi::feature_info(),
+        ciede::feature_info(),
+        psnr_hvs::feature_info(),
     };
     return features;
 }
