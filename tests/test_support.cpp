@@ -133,4 +133,12 @@ unsigned sample_at(const Picture& picture, int plane, unsigned x, unsigned y)
     return picture.format().bitdepth > 8 ? view.row<std::uint16_t>(y)[x] : view.row<std::uint8_t>(y)[x];
 }
 
+void set_sample(Picture& picture, int plane, unsigned x, unsigned y, unsigned value)
+{
+    const PlaneView view = picture.plane(plane);
+    std::uint8_t* row = picture.bytes() + (view.data - picture.bytes()) + static_cast<std::ptrdiff_t>(y) * view.stride;
+    if (picture.format().bitdepth > 8) reinterpret_cast<std::uint16_t*>(row)[x] = static_cast<std::uint16_t>(value);
+    else row[x] = static_cast<std::uint8_t>(value);
+}
+
 }  // namespace twinvmaf::test

@@ -18,17 +18,18 @@ void CiedeExtractor::init(const VideoFormat& format)
     format_ = format;
 }
 
-ChromaPlanes CiedeExtractor::chroma_planes(const Picture& picture) const
+ChromaPlanes chroma_planes(const Picture& picture)
 {
+    const VideoFormat& format = picture.format();
     const PlaneView u = picture.plane(1), v = picture.plane(2);
     return ChromaPlanes{
         .data = {u.data, v.data},
         .stride = {u.stride, v.stride},
         .width = u.width,
         .height = u.height,
-        .high_bitdepth = format_.bitdepth > 8,
-        .subsampled_x = format_.chroma_shift_x() != 0,
-        .subsampled_y = format_.chroma_shift_y() != 0,
+        .high_bitdepth = format.bitdepth > 8,
+        .subsampled_x = format.chroma_shift_x() != 0,
+        .subsampled_y = format.chroma_shift_y() != 0,
     };
 }
 

@@ -16,6 +16,9 @@
 
 namespace twinvmaf::ciede {
 
+// The two chroma planes of `picture`, for netflix_upsampled_chroma().
+ChromaPlanes chroma_planes(const Picture& picture);
+
 // Backend-independent part: the refusals, the name, sum -> score.
 class CiedeExtractor : public FeatureExtractor {
 public:
@@ -28,8 +31,6 @@ public:
 
 protected:
     const VideoFormat& format() const { return format_; }
-    // The two chroma planes of `picture` as Netflix's upsampler sees them.
-    ChromaPlanes chroma_planes(const Picture& picture) const;
 
 private:
     VideoFormat format_{};
