@@ -174,4 +174,12 @@ double frame_value(const Collector& collector, const std::string& name, std::uin
     return id ? collector.get(*id, frame) : std::nan("");
 }
 
+void set_sample(Picture& picture, int plane, unsigned x, unsigned y, unsigned value)
+{
+    const PlaneView view = picture.plane(plane);
+    std::uint8_t* row = picture.bytes() + (view.data - picture.bytes()) + static_cast<std::ptrdiff_t>(y) * view.stride;
+    if (picture.format().bitdepth > 8) reinterpret_cast<std::uint16_t*>(row)[x] = static_cast<std::uint16_t>(value);
+    else row[x] = static_cast<std::uint8_t>(value);
+}
+
 }  // namespace twinvmaf::test

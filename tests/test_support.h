@@ -57,6 +57,7 @@ Picture random_picture(const VideoFormat& format, std::uint32_t seed, int max_de
 
 // Sample (x, y) of a plane, for 8-bit and deeper pictures alike.
 unsigned sample_at(const Picture& picture, int plane, unsigned x, unsigned y);
+void set_sample(Picture& picture, int plane, unsigned x, unsigned y, unsigned value);
 
 // A picture whose every sample is `value`.
 Picture constant_picture(const VideoFormat& format, unsigned value);

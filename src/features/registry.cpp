@@ -6,9 +6,11 @@
 #include "features/float_ansnr/float_ansnr.h"
 #include "features/float_moment/float_moment.h"
 #include "features/float_psnr/float_psnr.h"
+#include "features/ciede/ciede.h"
 #include "features/motion/motion.h"
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
+#include "features/psnr_hvs/psnr_hvs.h"
 #include "features/speed/speed.h"
 #include "features/vif/vif.h"
 
@@ -28,6 +30,8 @@ const std::vector<FeatureInfo>& feature_registry()
         float_psnr::feature_info(),
         float_ansnr::feature_info(),
         float_moment::feature_info(),
+        ciede::feature_info(),
+        psnr_hvs::feature_info(),
     };
     return features;
 }

@@ -468,6 +468,20 @@ TEST_F(Cli, V1ModelSameBytesForThreads1And3)
     EXPECT_NE(first.find("cambi_full_reference"), std::string::npos);
 }
 
+// ciede and psnr_hvs on an odd size where Netflix's ciede is not
+// reproducible (it reads past its picture): ours is the same bytes for any
+// thread count.
+TEST_F(Cli, CiedeAndPsnrHvsSameBytesForThreads1And3)
+{
+    const fs::path fixture = fixtures_dir() / "noise_257x145_420p10";
+    if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
+    const std::string args = "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
+                             " -w 257 -h 145 -p 420 -b 10 -n --feature ciede --feature psnr_hvs --json --precision max";
+    const std::string first = same_output_for_threads(args, {"1", "3"});
+    EXPECT_NE(first.find("ciede2000"), std::string::npos);
+    EXPECT_NE(first.find("psnr_hvs_cr"), std::string::npos);
+}
+
 // SpEED's singular covariance (4:2:0 576x324 with prescale 0.6: every frame)
 // is reported once, after the last frame, with the count and the planes.
 TEST_F(Cli, SpeedSingularCovarianceIsOneWarning)

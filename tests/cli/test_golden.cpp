@@ -73,6 +73,17 @@ std::string g17(const nlohmann::ordered_json& v)
     return text;
 }
 
+// The CLI's input arguments for a fixture: files and geometry (fixture.json).
+std::string input_args(const fs::path& dir)
+{
+    const auto info = nlohmann::json::parse(read_file(dir / "fixture.json"));
+    std::ostringstream args;
+    args << "-r " << shell_quote(dir / "ref.yuv") << " -d " << shell_quote(dir / "dis.yuv")
+         << " -w " << info["width"].get<int>() << " -h " << info["height"].get<int>()
+         << " -p " << info["pixel_format"].get<int>() << " -b " << info["bitdepth"].get<int>();
+    return args.str();
+}
+
 void expect_same_numbers(const nlohmann::ordered_json& ours, const nlohmann::ordered_json& golden,
                          const std::string& where)
 {
@@ -127,7 +138,6 @@ TEST_P(Golden, MatchesNetflixAtFullPrecision)
     if (reference.kind == Reference::Kind::kNotRecorded)
         GTEST_SKIP() << "no Netflix output recorded for " << run << " on " << fixture;
 
-    const auto info = nlohmann::json::parse(read_file(dir / "fixture.json"));
     const auto runs = manifest_runs();
     ASSERT_TRUE(runs.count(run)) << run << " not in MANIFEST.md";
     const std::string format = run.ends_with(".xml") ? "--xml" : run.ends_with(".csv") ? "--csv" : "--json";
@@ -135,9 +145,7 @@ TEST_P(Golden, MatchesNetflixAtFullPrecision)
     TempDir tmp;
     const fs::path out = tmp / "out";
     std::ostringstream args;
-    args << "-r " << shell_quote(dir / "ref.yuv") << " -d " << shell_quote(dir / "dis.yuv")
-         << " -w " << info["width"].get<int>() << " -h " << info["height"].get<int>()
-         << " -p " << info["pixel_format"].get<int>() << " -b " << info["bitdepth"].get<int>()
+    args << input_args(dir)
          << " --threads 1 " << runs.at(run) << " " << format << " --precision max -o " << shell_quote(out);
     const auto result = run_cli(args.str());
 
@@ -235,13 +243,10 @@ TEST_P(GoldenModelFeature, MatchesNetflixInsideTheModelRun)
     if (!fs::exists(golden_file)) GTEST_SKIP() << "Netflix wrote no " << c.golden << " output on " << fixture;
     const auto golden = nlohmann::ordered_json::parse(read_file(golden_file));
 
-    const auto info = nlohmann::json::parse(read_file(dir / "fixture.json"));
     TempDir tmp;
     const fs::path out = tmp / "out.json";
     std::ostringstream args;
-    args << "-r " << shell_quote(dir / "ref.yuv") << " -d " << shell_quote(dir / "dis.yuv")
-         << " -w " << info["width"].get<int>() << " -h " << info["height"].get<int>()
-         << " -p " << info["pixel_format"].get<int>() << " -b " << info["bitdepth"].get<int>()
+    args << input_args(dir)
          << " --threads 1 --no_prediction --feature " << c.feature << " --json --precision max -o "
          << shell_quote(out);
     const auto result = run_cli(args.str());
@@ -272,6 +277,31 @@ INSTANTIATE_TEST_SUITE_P(AllFixtures, GoldenModelFeature, testing::ValuesIn(mode
                              return name;
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GoldenModelFeature);
+
+// ciede on the odd-sized fixtures where valgrind flags Netflix's read past
+// its picture (chroma row h >> 1 of V): no reference, but Netflix's stored
+// output there equals our definition of that read (0, as if its allocation
+// went on zeroed), so any change to it shows here. noise_257x145, where
+// Netflix's two runs differed, has no stored output.
+TEST(GoldenWithoutReference, CiedeEqualsNetflixsStoredRunsOnOddSizes)
+{
+    int compared = 0;
+    for (const std::string& fixture : fixture_names()) {
+        const fs::path dir = fixtures_dir() / fixture;
+        if (!fs::exists(dir / "golden" / "ciede.json") || !fs::exists(dir / "golden_caveats.json")) continue;
+        if (!nlohmann::json::parse(read_file(dir / "golden_caveats.json")).contains("ciede")) continue;
+        TempDir tmp;
+        const fs::path out = tmp / "out.json";
+        std::ostringstream args;
+        args << input_args(dir) << " --threads 1 --no_prediction --feature ciede --json --precision max -o " << shell_quote(out);
+        const auto result = run_cli(args.str());
+        ASSERT_EQ(result.exit_code, 0) << args.str() << "\n" << result.stderr_text;
+        EXPECT_EQ(without_version_and_fps(read_file(out)), without_version_and_fps(read_file(dir / "golden" / "ciede.json")))
+            << fixture;
+        ++compared;
+    }
+    if (compared == 0) GTEST_SKIP() << "no fixture with a flagged ciede golden";
+}
 
 TEST(GoldenFixtures, ArePresent)
 {

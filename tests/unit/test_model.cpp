@@ -467,10 +467,10 @@ TEST(Binding, Errors)
                  "model psnr.json computes no feature with extractor 'adm'; its extractors are: psnr");
     apply_override(loaded, "psnr", {{"bogus", "1"}});
     EXPECT_ERROR(bind_to_extractors(loaded), "model psnr.json, feature psnr_y: feature 'psnr' has no option 'bogus'");
-    LoadedModel unknown = parse(Json{{"model_dict", constant_model_dict(1.0, {"ciede2000"})}});
+    LoadedModel unknown = parse(Json{{"model_dict", constant_model_dict(1.0, {"no_such_feature"})}});
     unknown.label = "v";
     EXPECT_ERROR(bind_to_extractors(unknown),
-                 "model v needs feature 'ciede2000', which twinvmaf does not implement yet");
+                 "model v needs feature 'no_such_feature', which twinvmaf does not implement yet");
 }
 
 }  // namespace
