@@ -7,6 +7,7 @@
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
 #include "features/speed/speed.h"
+#include "features/ssim/ssim.h"
 #include "features/vif/vif.h"
 
 namespace twinvmaf {
@@ -22,6 +23,8 @@ const std::vector<FeatureInfo>& feature_registry()
         speed::chroma_feature_info(),
         speed::temporal_feature_info(),
         cambi::feature_info(),
+        ssim::float_ssim_feature_info(),
+        ssim::float_ms_ssim_feature_info(),
     };
     return features;
 }
