@@ -103,11 +103,22 @@ std::optional<double> ms_ssim_score(const float* l, const float* c, const float*
     return product;
 }
 
+void SsimExtractorBase::set_format(const VideoFormat& format)
+{
+    format_ = format;
+    max_db_ = max_db(settings_.clip_db, format.bitdepth, format.width, format.height);
+}
+
+double SsimExtractorBase::output_score(double score) const
+{
+    return settings_.enable_db ? to_db(score, max_db_) : score;
+}
+
 // ---- float_ssim
 
 void FloatSsimExtractor::init(const VideoFormat& format)
 {
-    format_ = format;
+    set_format(format);
     factor_ = decimation_factor(settings_.scale, format.width, format.height);
     box_weight_ = 1.0f / static_cast<float>(factor_ * factor_);
     const int w = static_cast<int>(format.width), h = static_cast<int>(format.height);
@@ -122,7 +133,6 @@ void FloatSsimExtractor::init(const VideoFormat& format)
                 " samples (Netflix then writes a meaningless 0 or NaN, or reads outside its picture)";
         throw Error(text);
     }
-    max_db_ = max_db(settings_.clip_db, format.bitdepth, format.width, format.height);
 }
 
 std::vector<std::string> FloatSsimExtractor::output_names() const
@@ -144,7 +154,7 @@ void FloatSsimExtractor::store(const SsimMeans& means, FrameScores& scores)
 void FloatSsimExtractor::collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out)
 {
     const double ssim = scores.get(0);
-    out.write(0, index, settings_.enable_db ? to_db(ssim, max_db_) : ssim);
+    out.write(0, index, output_score(ssim));
     if (settings_.enable_lcs)
         for (std::size_t slot = 1; slot <= 3; ++slot) out.write(slot, index, scores.get(slot));
 }
@@ -153,7 +163,7 @@ void FloatSsimExtractor::collect(std::uint64_t index, const FrameScores& scores,
 
 void FloatMsSsimExtractor::init(const VideoFormat& format)
 {
-    format_ = format;
+    set_format(format);
     // Netflix's check: every scale, halved without rounding up, at least the
     // window (so 176x176 and up).
     unsigned w = format.width, h = format.height;
@@ -168,7 +178,6 @@ void FloatMsSsimExtractor::init(const VideoFormat& format)
         w /= 2;
         h /= 2;
     }
-    max_db_ = max_db(settings_.clip_db, format.bitdepth, format.width, format.height);
 }
 
 std::vector<std::string> FloatMsSsimExtractor::output_names() const
@@ -200,7 +209,7 @@ void FloatMsSsimExtractor::collect(std::uint64_t index, const FrameScores& score
     if (!product)
         throw Error("float_ms_ssim: frame " + std::to_string(index) +
                     ": the MS-SSIM product is infinite (Netflix writes no score for such a frame)");
-    out.write(0, index, settings_.enable_db ? to_db(*product, max_db_) : *product);
+    out.write(0, index, output_score(*product));
     if (settings_.enable_lcs)
         for (std::size_t slot = 0; slot < 3 * kMsScales; ++slot)
             out.write(slot + 1, index, static_cast<double>(terms[slot / kMsScales][slot % kMsScales]));

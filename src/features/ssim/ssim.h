@@ -72,7 +72,9 @@ struct SsimScratch final : Scratch {
     SsimWork work;
 };
 
-// The CPU reference of _iqa_ssim on packed w x h pictures (w, h >= kWindow).
+// The CPU reference of _iqa_ssim on packed w x h pictures (w, h >= kWindow):
+// its four sums over the map_size(w) x map_size(h) positions, and their means.
+SsimSums ssim_sums(const float* ref, const float* dis, int width, int height, SsimWork& work);
 SsimMeans ssim_means(const float* ref, const float* dis, int width, int height, SsimWork& work);
 // _iqa_decimate of a packed w x h picture into `out`
 // (decimated_size(w, factor) x decimated_size(h, factor)): float_ssim's box
@@ -80,24 +82,40 @@ SsimMeans ssim_means(const float* ref, const float* dis, int width, int height, 
 void decimate_box(const float* in, int width, int height, int factor, float weight, std::vector<float>& out);
 void decimate_low_pass(const float* in, int width, int height, std::vector<float>& out);
 
-class FloatSsimExtractor : public FeatureExtractor {
+// What both extractors share: options, format, luma only, and the score
+// written as it is or in dB.
+class SsimExtractorBase : public FeatureExtractor {
 public:
-    explicit FloatSsimExtractor(const Settings& settings) : settings_(settings) {}
+    explicit SsimExtractorBase(const Settings& settings) : settings_(settings) {}
+    int planes_read() const override { return 1; }  // luma
+
+protected:
+    // Keeps the format and sets the dB cap.
+    void set_format(const VideoFormat& format);
+    // The score as written: in dB with enable_db.
+    double output_score(double score) const;
+
+    Settings settings_;
+    VideoFormat format_{};
+
+private:
+    double max_db_ = 0.0;
+};
+
+class FloatSsimExtractor : public SsimExtractorBase {
+public:
+    using SsimExtractorBase::SsimExtractorBase;
 
     // Refuses a picture whose (decimated) size is below the 11x11 window.
     void init(const VideoFormat& format) override;
     std::vector<std::string> output_names() const override;
-    int planes_read() const override { return 1; }  // luma
     // Expects slots 0..3: the means of l*c*s, l, c, s (SsimMeans).
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
     static void store(const SsimMeans& means, FrameScores& scores);
 
 protected:
-    Settings settings_;
-    VideoFormat format_{};
-    int factor_ = 1;          // decimation factor (1: none)
+    int factor_ = 1;           // decimation factor (1: none)
     float box_weight_ = 1.0f;  // 1 / factor^2, in float as Netflix
-    double max_db_ = 0.0;
 };
 
 class FloatSsimCpu final : public FloatSsimExtractor {
@@ -107,22 +125,16 @@ public:
     void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
 };
 
-class FloatMsSsimExtractor : public FeatureExtractor {
+class FloatMsSsimExtractor : public SsimExtractorBase {
 public:
-    explicit FloatMsSsimExtractor(const Settings& settings) : settings_(settings) {}
+    using SsimExtractorBase::SsimExtractorBase;
 
     // Refuses a picture too small for five scales (Netflix: "scale below 1x1").
     void init(const VideoFormat& format) override;
     std::vector<std::string> output_names() const override;
-    int planes_read() const override { return 1; }  // luma
     // Expects slots 0..14: l of scales 0..4, then c, then s (see store()).
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
     static void store(const std::array<SsimMeans, kMsScales>& means, FrameScores& scores);
-
-protected:
-    Settings settings_;
-    VideoFormat format_{};
-    double max_db_ = 0.0;
 };
 
 class FloatMsSsimCpu final : public FloatMsSsimExtractor {

@@ -20,18 +20,21 @@ namespace {
 // The five filtered maps, in LocalMoments' order.
 enum Map { kMuRef, kMuDis, kRefSq, kDisSq, kRefDis, kMaps };
 
-// Horizontal pass of one picture row: map_width outputs per map.
-void horizontal_row(const float* ref, const float* dis, int map_width, float* const* out)
+// One map row of Gaussian windows: out[x] = window over sample(x, k).
+template <class Sample>
+void window_row(int map_width, float* __restrict out, const Sample& sample)
 {
-    for (int x = 0; x < map_width; ++x) {
-        const float* a = ref + x;
-        const float* b = dis + x;
-        out[kMuRef][x] = gaussian_window([a](int k) { return a[k]; });
-        out[kMuDis][x] = gaussian_window([b](int k) { return b[k]; });
-        out[kRefSq][x] = gaussian_window([a](int k) { return a[k] * a[k]; });
-        out[kDisSq][x] = gaussian_window([b](int k) { return b[k] * b[k]; });
-        out[kRefDis][x] = gaussian_window([a, b](int k) { return a[k] * b[k]; });
-    }
+    for (int x = 0; x < map_width; ++x) out[x] = gaussian_window([&](int k) { return sample(x, k); });
+}
+
+// Horizontal pass of one picture row: map_width outputs per map.
+void horizontal_row(const float* __restrict ref, const float* __restrict dis, int map_width, float* const* out)
+{
+    window_row(map_width, out[kMuRef], [ref](int x, int k) { return ref[x + k]; });
+    window_row(map_width, out[kMuDis], [dis](int x, int k) { return dis[x + k]; });
+    window_row(map_width, out[kRefSq], [ref](int x, int k) { return ref[x + k] * ref[x + k]; });
+    window_row(map_width, out[kDisSq], [dis](int x, int k) { return dis[x + k] * dis[x + k]; });
+    window_row(map_width, out[kRefDis], [ref, dis](int x, int k) { return ref[x + k] * dis[x + k]; });
 }
 
 // Vertical pass of one map row from the kWindow horizontally filtered rows
@@ -39,16 +42,20 @@ void horizontal_row(const float* ref, const float* dis, int map_width, float* co
 void terms_row(const float* const rows[kMaps][kWindow], int map_width, float* const* moments, LcsTerms* terms)
 {
     for (int map = 0; map < kMaps; ++map) {
-        const float* const* r = rows[map];
-        float* out = moments[map];
-        for (int x = 0; x < map_width; ++x) out[x] = gaussian_window([r, x](int k) { return r[k][x]; });
+        const float* r[kWindow];
+        for (int k = 0; k < kWindow; ++k) r[k] = rows[map][k];
+        window_row(map_width, moments[map], [&r](int x, int k) { return r[k][x]; });
     }
+    const float* __restrict mu_ref = moments[kMuRef];
+    const float* __restrict mu_dis = moments[kMuDis];
+    const float* __restrict ref_sq = moments[kRefSq];
+    const float* __restrict dis_sq = moments[kDisSq];
+    const float* __restrict ref_dis = moments[kRefDis];
     for (int x = 0; x < map_width; ++x)
-        terms[x] = lcs_terms({moments[kMuRef][x], moments[kMuDis][x], moments[kRefSq][x], moments[kDisSq][x],
-                              moments[kRefDis][x]});
+        terms[x] = lcs_terms({mu_ref[x], mu_dis[x], ref_sq[x], dis_sq[x], ref_dis[x]});
 }
 
-TV_CPU_CLONES SsimMeans ssim_means_clone(const float* ref, const float* dis, int width, int height, SsimWork& work)
+TV_CPU_CLONES SsimSums ssim_sums_clone(const float* ref, const float* dis, int width, int height, SsimWork& work)
 {
     const int map_w = map_size(width), map_h = map_size(height);
     const std::size_t row = static_cast<std::size_t>(map_w);
@@ -77,7 +84,7 @@ TV_CPU_CLONES SsimMeans ssim_means_clone(const float* ref, const float* dis, int
         // Netflix's order: one chain per sum, position after position.
         for (int x = 0; x < map_w; ++x) sums.add(work.terms[x]);
     }
-    return means(sums, map_w, map_h);
+    return sums;
 }
 
 template <class Weight>
@@ -86,10 +93,24 @@ void decimate(const float* in, int width, int height, int factor, int size, cons
 {
     const int out_w = decimated_size(width, factor), out_h = decimated_size(height, factor);
     out.resize(static_cast<std::size_t>(out_w) * out_h);
-    for (int y = 0; y < out_h; ++y)
-        for (int x = 0; x < out_w; ++x)
-            out[static_cast<std::size_t>(y) * out_w + x] =
-                decimated_sample(in, width, height, x * factor, y * factor, size, weight);
+    // Columns [inside_begin, inside_end) have their kernel inside the width.
+    int inside_begin = 0;
+    while (inside_begin < out_w && !kernel_inside(inside_begin * factor, width, size)) ++inside_begin;
+    int inside_end = inside_begin;
+    while (inside_end < out_w && kernel_inside(inside_end * factor, width, size)) ++inside_end;
+    for (int y = 0; y < out_h; ++y) {
+        float* o = out.data() + static_cast<std::size_t>(y) * out_w;
+        const int cy = y * factor;
+        auto mirrored = [&](int x) { o[x] = decimated_sample<true>(in, width, height, x * factor, cy, size, weight); };
+        if (!kernel_inside(cy, height, size)) {
+            for (int x = 0; x < out_w; ++x) mirrored(x);
+            continue;
+        }
+        for (int x = 0; x < inside_begin; ++x) mirrored(x);
+        for (int x = inside_begin; x < inside_end; ++x)
+            o[x] = decimated_sample<false>(in, width, height, x * factor, cy, size, weight);
+        for (int x = inside_end; x < out_w; ++x) mirrored(x);
+    }
 }
 
 TV_CPU_CLONES void decimate_box_clone(const float* in, int width, int height, int factor, float weight,
@@ -114,9 +135,14 @@ void luma_to_float(const Picture& picture, std::vector<float>& out)
 
 }  // namespace
 
+SsimSums ssim_sums(const float* ref, const float* dis, int width, int height, SsimWork& work)
+{
+    return ssim_sums_clone(ref, dis, width, height, work);
+}
+
 SsimMeans ssim_means(const float* ref, const float* dis, int width, int height, SsimWork& work)
 {
-    return ssim_means_clone(ref, dis, width, height, work);
+    return means(ssim_sums(ref, dis, width, height, work), map_size(width), map_size(height));
 }
 
 void decimate_box(const float* in, int width, int height, int factor, float weight, std::vector<float>& out)

@@ -36,6 +36,14 @@
 
 #include "core/host_device.h"
 
+// SSIM_UNROLL_TAPS unrolls a loop over window taps completely, so that a
+// loop over columns around it vectorises (the taps become constants).
+#if defined(__CUDACC__) || defined(__HIP__)
+#define SSIM_UNROLL_TAPS _Pragma("unroll")
+#else
+#define SSIM_UNROLL_TAPS _Pragma("GCC unroll 11")
+#endif
+
 namespace twinvmaf::ssim {
 
 // Netflix's GAUSSIAN_LEN: the window is kWindow x kWindow samples.
@@ -90,6 +98,7 @@ TV_HD float gaussian_window(const Sample& sample)
 {
     constexpr GaussianTaps kTaps = gaussian_taps();
     double sum = 0.0;
+    SSIM_UNROLL_TAPS
     for (int k = 0; k < kWindow; ++k) sum += static_cast<double>(sample(k) * kTaps.tap[k]);
     return static_cast<float>(sum);
 }
@@ -162,8 +171,10 @@ TV_HD int mirror(int i, int n) { return i < 0 ? -1 - i : (i >= n ? 2 * n - 1 - i
 // kernel centred on (cx, cy) of a packed w x h image; taps from -size/2 to
 // size/2 (one fewer on the right and bottom for an even size), weight(k) for
 // the k-th tap in row-major order. Float products, added row by row, tap by
-// tap, into a double, rounded to float.
-template <class Weight>
+// tap, into a double, rounded to float. kMirrored = false skips the mirror
+// where the kernel lies inside the image (the same samples, so the same
+// result: Netflix, too, reads directly there).
+template <bool kMirrored, class Weight>
 TV_HD float decimated_sample(const float* image, int w, int h, int cx, int cy, int size, const Weight& weight)
 {
     const int half = size / 2;
@@ -171,10 +182,20 @@ TV_HD float decimated_sample(const float* image, int w, int h, int cx, int cy, i
     double sum = 0.0;
     int k = 0;
     for (int v = -half; v <= last; ++v) {
-        const float* row = image + static_cast<std::ptrdiff_t>(mirror(cy + v, h)) * w;
-        for (int u = -half; u <= last; ++u, ++k) sum += static_cast<double>(row[mirror(cx + u, w)] * weight(k));
+        const int y = kMirrored ? mirror(cy + v, h) : cy + v;
+        const float* row = image + static_cast<std::ptrdiff_t>(y) * w;
+        for (int u = -half; u <= last; ++u, ++k) {
+            const int x = kMirrored ? mirror(cx + u, w) : cx + u;
+            sum += static_cast<double>(row[x] * weight(k));
+        }
     }
     return static_cast<float>(sum);
+}
+
+// Whether the kernel of decimated_sample at centre c lies inside [0, n).
+TV_HD bool kernel_inside(int c, int n, int size)
+{
+    return c - size / 2 >= 0 && c + size / 2 - (size % 2 == 0 ? 1 : 0) < n;
 }
 
 }  // namespace twinvmaf::ssim
