@@ -12,6 +12,7 @@
 #include "features/psnr/psnr.h"
 #include "features/psnr_hvs/psnr_hvs.h"
 #include "features/speed/speed.h"
+#include "features/ssim/ssim.h"
 #include "features/vif/vif.h"
 
 namespace twinvmaf {
@@ -32,6 +33,8 @@ const std::vector<FeatureInfo>& feature_registry()
         float_moment::feature_info(),
         ciede::feature_info(),
         psnr_hvs::feature_info(),
+        ssim::float_ssim_feature_info(),
+        ssim::float_ms_ssim_feature_info(),
     };
     return features;
 }

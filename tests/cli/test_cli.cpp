@@ -453,6 +453,21 @@ TEST_F(Cli, FloatAnsnrRefusesFramesUnder3x3)
     EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
 }
 
+// float_ssim (decimated by 2 here) and float_ms_ssim with every output: the
+// same bytes for any thread count (each worker has its own buffers).
+TEST_F(Cli, SsimSameBytesForThreads1And3)
+{
+    const fs::path fixture = fixtures_dir() / "megamind_720x528_420p8";
+    if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
+    const std::string args = "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
+                             " -w 720 -h 528 -p 420 -b 8 -n --feature float_ssim=enable_lcs=true "
+                             "--feature float_ms_ssim=enable_lcs=true:enable_db=true:clip_db=true "
+                             "--json --precision max";
+    const std::string first = same_output_for_threads(args, {"1", "3"});
+    EXPECT_NE(first.find("float_ssim_s"), std::string::npos);
+    EXPECT_NE(first.find("float_ms_ssim_s_scale4"), std::string::npos);
+}
+
 // The v1 features (cambi, speed_chroma, adm csf 2, motion with the HFR
 // window) and the model: the same bytes for any thread count.
 TEST_F(Cli, V1ModelSameBytesForThreads1And3)
