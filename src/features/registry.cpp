@@ -3,6 +3,7 @@
 #include "core/feature.h"
 #include "features/adm/adm.h"
 #include "features/cambi/cambi.h"
+#include "features/float_motion/float_motion.h"
 #include "features/float_vif/float_vif.h"
 #include "features/motion/motion.h"
 #include "features/null/null_feature.h"
@@ -24,6 +25,7 @@ const std::vector<FeatureInfo>& feature_registry()
         speed::temporal_feature_info(),
         cambi::feature_info(),
         float_vif::feature_info(),
+        float_motion::feature_info(),
     };
     return features;
 }
