@@ -20,31 +20,14 @@ namespace {
 
 std::unique_ptr<FeatureExtractor> make_motion(const OptionList& options = {})
 {
-    const FeatureInfo& info = find_feature("float_motion");
-    OptionValues values("float_motion", info.options);
-    values.set_all(options);
-    return info.create(values);
+    return test::make_extractor("float_motion", options);
 }
 
-// Runs float_motion over `frames` (reference and distorted alike) as the
-// pipeline does: extract with history, collect in order, flush.
 Collector run_motion(const OptionList& options, const std::vector<Picture>& frames)
 {
     auto extractor = make_motion(options);
     extractor->init(frames.at(0).format());
-    auto scratch = extractor->make_scratch();
-    Collector collector;
-    SlotWriter writer(collector, extractor->output_names());
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-        std::vector<const Picture*> previous;
-        for (std::size_t k = 1; k <= extractor->history() && k <= i; ++k) previous.push_back(&frames[i - k]);
-        FrameScores scores;
-        const FrameInputs inputs{frames[i], frames[i], i, previous, previous};
-        extractor->extract(inputs, scores, scratch.get());
-        extractor->collect(i, scores, writer);
-    }
-    extractor->flush(collector);
-    return collector;
+    return test::score_frames(*extractor, frames, frames);
 }
 
 std::vector<double> series(const Collector& c, const std::string& name)

@@ -18,29 +18,13 @@
 
 using namespace twinvmaf;
 using twinvmaf::test::random_picture;
-using twinvmaf::test::sample_at;
+using twinvmaf::test::score_frames;
 
 namespace {
 
 std::unique_ptr<FeatureExtractor> make_float_vif(const OptionList& options = {})
 {
-    const FeatureInfo& info = find_feature("float_vif");
-    OptionValues values("float_vif", info.options);
-    values.set_all(options);
-    return info.create(values);
-}
-
-Collector score_frames(FeatureExtractor& vif, const std::vector<Picture>& refs, const std::vector<Picture>& diss)
-{
-    Collector collector;
-    SlotWriter writer(collector, vif.output_names());
-    auto scratch = vif.make_scratch();
-    for (std::size_t i = 0; i < refs.size(); ++i) {
-        FrameScores scores;
-        vif.extract({refs[i], diss[i], i, {}, {}}, scores, scratch.get());
-        vif.collect(i, scores, writer);
-    }
-    return collector;
+    return test::make_extractor("float_vif", options);
 }
 
 std::vector<Picture> one(Picture p)

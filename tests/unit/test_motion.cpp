@@ -69,24 +69,9 @@ double sad_score(std::uint64_t sad, const VideoFormat& format)
 // the same pictures: motion reads only the reference) as the pipeline does.
 Collector run_motion(const OptionList& options, const std::vector<Picture>& frames)
 {
-    const FeatureInfo& info = find_feature("motion");
-    OptionValues values("motion", info.options);
-    values.set_all(options);
-    auto extractor = info.create(values);
+    auto extractor = twinvmaf::test::make_extractor("motion", options);
     extractor->init(frames.at(0).format());
-    auto scratch = extractor->make_scratch();
-    Collector collector;
-    SlotWriter writer(collector, extractor->output_names());
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-        std::vector<const Picture*> previous;
-        for (std::size_t k = 1; k <= extractor->history() && k <= i; ++k) previous.push_back(&frames[i - k]);
-        FrameScores scores;
-        const FrameInputs inputs{frames[i], frames[i], i, previous, previous};
-        extractor->extract(inputs, scores, scratch.get());
-        extractor->collect(i, scores, writer);
-    }
-    extractor->flush(collector);
-    return collector;
+    return twinvmaf::test::score_frames(*extractor, frames, frames);
 }
 
 std::vector<double> series(const Collector& c, const std::string& name)

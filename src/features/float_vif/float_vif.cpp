@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/feature_names.h"
+#include "features/common/vif_debug_outputs.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf::float_vif {
@@ -188,19 +189,7 @@ void FloatVifExtractor::collect(std::uint64_t index, const FrameScores& scores, 
     for (int s = 1; s < kScaleCount; ++s) out.write(slot++, index, nf_max(num[s] / den[s], settings_.min_val[s]));
     if (!settings_.debug) return;
 
-    double total_num = 0.0, total_den = 0.0;
-    for (int s = first; s < kScaleCount; ++s) {
-        total_num += num[s];
-        total_den += den[s];
-    }
-    out.write(slot++, index, total_den == 0.0 ? 1.0 : total_num / total_den);
-    out.write(slot++, index, total_num);
-    out.write(slot++, index, total_den);
-    for (int s = 0; s < kScaleCount; ++s) {
-        const bool skipped = s < first;  // reported as 0 / -1
-        out.write(slot++, index, skipped ? 0.0 : num[s]);
-        out.write(slot++, index, skipped ? -1.0 : den[s]);
-    }
+    vif_debug::write(out, slot, index, num, den, first);
 }
 
 FeatureInfo feature_info()

@@ -17,8 +17,8 @@
 //   * a scale's numerator and denominator: per row, the float terms added
 //     in column order from +0; then the row sums added in row order, in
 //     float, from +0;
-//   * vif_num / vif_den (debug): the scales' floats added as doubles in scale
-//     order from 0.0.
+//   * vif_num / vif_den (debug): the scales' floats as doubles, the first
+//     computed scale plus the next ones in scale order.
 #pragma once
 
 #include <array>
