@@ -165,4 +165,20 @@ Collector score_frames(FeatureExtractor& extractor, const std::vector<Picture>& 
     return collector;
 }
 
+std::vector<double> series(const Collector& collector, const std::string& name)
+{
+    const auto id = collector.find(name);
+    if (!id) throw std::runtime_error("no series " + name);
+    std::vector<double> values;
+    for (std::uint64_t frame = 0; frame < collector.frame_span(); ++frame) values.push_back(collector.get(*id, frame));
+    return values;
+}
+
+std::vector<std::string> series_names(const Collector& collector)
+{
+    std::vector<std::string> out;
+    for (const auto& s : collector.series()) out.push_back(s.name);
+    return out;
+}
+
 }  // namespace twinvmaf::test

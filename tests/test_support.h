@@ -62,6 +62,11 @@ std::unique_ptr<FeatureExtractor> make_extractor(const std::string& feature, con
 // frame order, then flush().
 Collector score_frames(FeatureExtractor& extractor, const std::vector<Picture>& refs, const std::vector<Picture>& dis);
 
+// Every frame's value of the series `name` (throws if there is none), and
+// the collector's series names in their order.
+std::vector<double> series(const Collector& collector, const std::string& name);
+std::vector<std::string> series_names(const Collector& collector);
+
 // Sample (x, y) of a plane, for 8-bit and deeper pictures alike.
 unsigned sample_at(const Picture& picture, int plane, unsigned x, unsigned y);
 

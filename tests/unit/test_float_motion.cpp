@@ -15,6 +15,8 @@
 
 using namespace twinvmaf;
 using twinvmaf::test::random_picture;
+using twinvmaf::test::series;
+using twinvmaf::test::series_names;
 
 namespace {
 
@@ -28,23 +30,6 @@ Collector run_motion(const OptionList& options, const std::vector<Picture>& fram
     auto extractor = make_motion(options);
     extractor->init(frames.at(0).format());
     return test::score_frames(*extractor, frames, frames);
-}
-
-std::vector<double> series(const Collector& c, const std::string& name)
-{
-    const auto id = c.find(name);
-    EXPECT_TRUE(id) << name;
-    std::vector<double> values;
-    if (!id) return values;
-    for (std::uint64_t frame = 0; frame < c.frame_span(); ++frame) values.push_back(c.get(*id, frame));
-    return values;
-}
-
-std::vector<std::string> names(const Collector& c)
-{
-    std::vector<std::string> out;
-    for (const auto& s : c.series()) out.push_back(s.name);
-    return out;
 }
 
 std::vector<Picture> sequence(const VideoFormat& format, int frames, std::uint32_t seed)
@@ -165,7 +150,7 @@ TEST(FloatMotion, ForceZeroWritesZerosInNetflixsOrder)
 {
     const VideoFormat format{24, 20, ChromaFormat::k420, 8};
     const Collector c = run_motion({{"motion_force_zero", "true"}}, sequence(format, 3, 5));
-    EXPECT_EQ(names(c), (std::vector<std::string>{"motion2_force_0", "motion3_force_0", "motion_force_0"}));
+    EXPECT_EQ(series_names(c), (std::vector<std::string>{"motion2_force_0", "motion3_force_0", "motion_force_0"}));
     for (const auto& s : c.series())
         for (double v : s.values) EXPECT_EQ(v, 0.0) << s.name;
 }
@@ -221,6 +206,6 @@ TEST(FloatMotion, OneFrameWritesMotion3AtFlush)
 {
     const VideoFormat format{24, 20, ChromaFormat::k420, 8};
     const Collector c = run_motion({}, sequence(format, 1, 2));
-    EXPECT_EQ(names(c), (std::vector<std::string>{"motion2", "motion", "motion3"}));
+    EXPECT_EQ(series_names(c), (std::vector<std::string>{"motion2", "motion", "motion3"}));
     EXPECT_EQ(series(c, "motion3"), std::vector<double>{0.0});
 }
