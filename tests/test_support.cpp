@@ -183,3 +183,51 @@ void set_sample(Picture& picture, int plane, unsigned x, unsigned y, unsigned va
 }
 
 }  // namespace twinvmaf::test
+
+namespace twinvmaf::test {
+
+std::unique_ptr<FeatureExtractor> make_extractor(const std::string& feature, const OptionList& options)
+{
+    const FeatureInfo& info = find_feature(feature);
+    OptionValues values(feature, info.options);
+    values.set_all(options);
+    return info.create(values);
+}
+
+Collector score_frames(FeatureExtractor& extractor, const std::vector<Picture>& refs, const std::vector<Picture>& dis)
+{
+    Collector collector;
+    SlotWriter writer(collector, extractor.output_names());
+    auto scratch = extractor.make_scratch();
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+        std::vector<const Picture*> previous_ref, previous_dis;
+        for (std::size_t k = 1; k <= extractor.history() && k <= i; ++k) {
+            previous_ref.push_back(&refs[i - k]);
+            previous_dis.push_back(&dis[i - k]);
+        }
+        FrameScores scores;
+        const FrameInputs inputs{refs[i], dis[i], i, previous_ref, previous_dis};
+        extractor.extract(inputs, scores, scratch.get());
+        extractor.collect(i, scores, writer);
+    }
+    extractor.flush(collector);
+    return collector;
+}
+
+std::vector<double> series(const Collector& collector, const std::string& name)
+{
+    const auto id = collector.find(name);
+    if (!id) throw std::runtime_error("no series " + name);
+    std::vector<double> values;
+    for (std::uint64_t frame = 0; frame < collector.frame_span(); ++frame) values.push_back(collector.get(*id, frame));
+    return values;
+}
+
+std::vector<std::string> series_names(const Collector& collector)
+{
+    std::vector<std::string> out;
+    for (const auto& s : collector.series()) out.push_back(s.name);
+    return out;
+}
+
+}  // namespace twinvmaf::test

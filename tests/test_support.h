@@ -9,6 +9,7 @@
 
 #include "core/collector.h"
 #include "core/options.h"
+#include "core/feature.h"
 #include "twinvmaf/picture.h"
 
 namespace twinvmaf::test {
@@ -54,6 +55,19 @@ std::string shell_quote(const std::string& text);
 // [-max_delta, max_delta], clipped to the bit depth.
 Picture random_picture(const VideoFormat& format, std::uint32_t seed, int max_delta = -1,
                        const Picture* base = nullptr);
+
+// An extractor of `feature` with `options` (Netflix's option names).
+std::unique_ptr<FeatureExtractor> make_extractor(const std::string& feature, const OptionList& options = {});
+
+// Scores frame pairs with an initialised `extractor` as the pipeline does:
+// each frame extracted with its history (refs / dis before it), collected in
+// frame order, then flush().
+Collector score_frames(FeatureExtractor& extractor, const std::vector<Picture>& refs, const std::vector<Picture>& dis);
+
+// Every frame's value of the series `name` (throws if there is none), and
+// the collector's series names in their order.
+std::vector<double> series(const Collector& collector, const std::string& name);
+std::vector<std::string> series_names(const Collector& collector);
 
 // Sample (x, y) of a plane, for 8-bit and deeper pictures alike.
 unsigned sample_at(const Picture& picture, int plane, unsigned x, unsigned y);

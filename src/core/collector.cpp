@@ -44,6 +44,13 @@ double Collector::get(std::size_t id, std::uint64_t frame) const
     return series_[id].values[frame];
 }
 
+void Collector::move_to_end(std::size_t id)
+{
+    Series moved = std::move(series_.at(id));
+    series_.erase(series_.begin() + static_cast<std::ptrdiff_t>(id));
+    series_.push_back(std::move(moved));
+}
+
 void Collector::set_aggregate(const std::string& name, double value)
 {
     for (Aggregate& a : aggregates_) {

@@ -38,6 +38,12 @@ public:
 
     void set_aggregate(const std::string& name, double value);
 
+    // Moves a series to the end of the order, as if first written now (a
+    // value Netflix writes only at its flush, e.g. float_motion's motion3 of
+    // a one-frame run). The ids of the series after it shift down by one, so
+    // call it only once no writer holds ids (in an extractor's flush()).
+    void move_to_end(std::size_t id);
+
     const std::vector<Series>& series() const { return series_; }
     const std::vector<Aggregate>& aggregates() const { return aggregates_; }
 

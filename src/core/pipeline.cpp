@@ -255,7 +255,9 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
                     (config_.skip_ref || config_.skip_dist ? " after --frame_skip_ref/--frame_skip_dist"
                                                            : ""));
     }
-    for (auto& extractor : extractors_) extractor->flush(collector);
+    // Temporal extractors flush first, as Netflix's threaded flush does
+    // (that decides the key order of what flush() writes).
+    for (std::size_t e : collect_order) extractors_[e]->flush(collector);
 
     PipelineResult result;
     result.frames = index;

@@ -7,6 +7,8 @@
 #include "features/float_moment/float_moment.h"
 #include "features/float_psnr/float_psnr.h"
 #include "features/ciede/ciede.h"
+#include "features/float_motion/float_motion.h"
+#include "features/float_vif/float_vif.h"
 #include "features/motion/motion.h"
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
@@ -35,6 +37,8 @@ const std::vector<FeatureInfo>& feature_registry()
         psnr_hvs::feature_info(),
         ssim::float_ssim_feature_info(),
         ssim::float_ms_ssim_feature_info(),
+        float_vif::feature_info(),
+        float_motion::feature_info(),
     };
     return features;
 }

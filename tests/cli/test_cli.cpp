@@ -468,6 +468,22 @@ TEST_F(Cli, SsimSameBytesForThreads1And3)
     EXPECT_NE(first.find("float_ms_ssim_s_scale4"), std::string::npos);
 }
 
+// float_motion reads the previous picture and writes motion2 / motion3 a
+// frame late; float_vif's sums are per-thread scratch: the same bytes for any
+// thread count.
+TEST_F(Cli, FloatVifAndMotionSameBytesForThreads1And3)
+{
+    const fs::path fixture = fixtures_dir() / "megamind_720x528_420p8";
+    if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
+    const std::string args = "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
+                             " -w 720 -h 528 -p 420 -b 8 -n --feature float_vif=debug=true "
+                             "--feature float_motion=motion_add_scale1=true --feature float_motion "
+                             "--json --precision max";
+    const std::string first = same_output_for_threads(args, {"1", "3"});
+    EXPECT_NE(first.find("vif_den_scale3"), std::string::npos);
+    EXPECT_NE(first.find("motion3_mdc"), std::string::npos);
+}
+
 // The v1 features (cambi, speed_chroma, adm csf 2, motion with the HFR
 // window) and the model: the same bytes for any thread count.
 TEST_F(Cli, V1ModelSameBytesForThreads1And3)
@@ -550,6 +566,29 @@ namespace {
 // Netflix's CLI (with --threads >= 1, as the goldens were made) extracts
 // temporal features such as psnr before the others, so their keys come
 // first whatever the order of --feature; checked against Netflix's vmaf 3.2.0.
+// float_motion writes motion3 of frame 0 when it extracts frame 1, so with
+// two or more frames it comes right after motion; a one-frame run writes it
+// at the temporal flush, after the frame's other features and before the
+// other extractors' flushes (Netflix 3.2.0, checked on 576x324). On tiny
+// frames Netflix's order races with its thread pool; ours is always this.
+TEST(CliOrder, FloatMotionWritesMotion3WhenNetflixDoes)
+{
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
+    const std::string args = "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
+                             " -w 576 -h 324 -p 420 -b 8 -n --feature float_vif --feature float_motion "
+                             "--feature motion --csv -o -";
+    const auto header = [&](const char* frames) {
+        const auto r = run_cli(args + " --frame_cnt " + frames);
+        EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+        return r.stdout_text.substr(0, r.stdout_text.find('\n'));
+    };
+    EXPECT_EQ(header("1"), "Frame,motion2,motion,vif_scale0,vif_scale1,vif_scale2,vif_scale3,"
+                           "VMAF_integer_feature_motion_sad_score,motion3,integer_motion2,integer_motion3,");
+    EXPECT_EQ(header("3"), "Frame,motion2,motion,motion3,vif_scale0,vif_scale1,vif_scale2,vif_scale3,"
+                           "VMAF_integer_feature_motion_sad_score,integer_motion2,integer_motion3,");
+}
+
 TEST(CliOrder, TemporalFeaturesComeFirstAsNetflix)
 {
     const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";

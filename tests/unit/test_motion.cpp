@@ -13,6 +13,8 @@
 
 using namespace twinvmaf;
 using twinvmaf::test::random_picture;
+using twinvmaf::test::series;
+using twinvmaf::test::series_names;
 using twinvmaf::test::sample_at;
 
 namespace {
@@ -69,41 +71,9 @@ double sad_score(std::uint64_t sad, const VideoFormat& format)
 // the same pictures: motion reads only the reference) as the pipeline does.
 Collector run_motion(const OptionList& options, const std::vector<Picture>& frames)
 {
-    const FeatureInfo& info = find_feature("motion");
-    OptionValues values("motion", info.options);
-    values.set_all(options);
-    auto extractor = info.create(values);
+    auto extractor = twinvmaf::test::make_extractor("motion", options);
     extractor->init(frames.at(0).format());
-    auto scratch = extractor->make_scratch();
-    Collector collector;
-    SlotWriter writer(collector, extractor->output_names());
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-        std::vector<const Picture*> previous;
-        for (std::size_t k = 1; k <= extractor->history() && k <= i; ++k) previous.push_back(&frames[i - k]);
-        FrameScores scores;
-        const FrameInputs inputs{frames[i], frames[i], i, previous, previous};
-        extractor->extract(inputs, scores, scratch.get());
-        extractor->collect(i, scores, writer);
-    }
-    extractor->flush(collector);
-    return collector;
-}
-
-std::vector<double> series(const Collector& c, const std::string& name)
-{
-    const auto id = c.find(name);
-    EXPECT_TRUE(id) << name;
-    std::vector<double> values;
-    if (!id) return values;
-    for (std::uint64_t frame = 0; frame < c.frame_span(); ++frame) values.push_back(c.get(*id, frame));
-    return values;
-}
-
-std::vector<std::string> names(const Collector& c)
-{
-    std::vector<std::string> out;
-    for (const auto& s : c.series()) out.push_back(s.name);
-    return out;
+    return twinvmaf::test::score_frames(*extractor, frames, frames);
 }
 
 // A moving sequence: each frame is the previous one plus some noise.
@@ -185,7 +155,7 @@ TEST(Motion, Motion2IsTheSmallerOfThisAndTheNextFrame)
     // first frame takes frame 1's score.
     EXPECT_EQ(motion3[0], sad[1]);
     for (int i = 1; i < 6; ++i) EXPECT_EQ(motion3[i], motion2[i]) << i;
-    EXPECT_EQ(names(c), (std::vector<std::string>{kSad, "integer_motion2", "integer_motion3"}));
+    EXPECT_EQ(series_names(c), (std::vector<std::string>{kSad, "integer_motion2", "integer_motion3"}));
 }
 
 TEST(Motion, FiveFrameWindowComparesTwoFramesBackAndAveragesMotion3)
@@ -243,7 +213,7 @@ TEST(Motion, ForceZeroWritesZeros)
 {
     const Collector c = run_motion({{"motion_force_zero", "true"}},
                                    sequence(VideoFormat{32, 24, ChromaFormat::k420, 8}, 4, 1));
-    EXPECT_EQ(names(c), (std::vector<std::string>{kSad + std::string("_force_0"), "integer_motion2_force_0",
+    EXPECT_EQ(series_names(c), (std::vector<std::string>{kSad + std::string("_force_0"), "integer_motion2_force_0",
                                                   "integer_motion3_force_0"}));
     for (const auto& s : c.series())
         for (double v : s.values) EXPECT_EQ(v, 0.0) << s.name;
@@ -253,7 +223,7 @@ TEST(Motion, DebugAddsIntegerMotionWithoutRenaming)
 {
     const std::vector<Picture> frames = sequence(VideoFormat{32, 24, ChromaFormat::k444, 12}, 3, 4);
     const Collector c = run_motion({{"debug", "true"}}, frames);
-    EXPECT_EQ(names(c), (std::vector<std::string>{kSad, "integer_motion", "integer_motion2", "integer_motion3"}));
+    EXPECT_EQ(series_names(c), (std::vector<std::string>{kSad, "integer_motion", "integer_motion2", "integer_motion3"}));
     EXPECT_EQ(series(c, "integer_motion"), series(c, kSad));
 }
 

@@ -15,6 +15,7 @@
 
 #include "core/cr_log2.h"
 #include "core/feature.h"
+#include "features/common/float_filter.h"
 #include "features/speed/speed.h"
 #include "features/speed/speed_math.h"
 #include "twinvmaf/error.h"
@@ -226,11 +227,11 @@ TEST(Speed, GeometryAndSmallFrames)
 
 TEST(Speed, GaussianTaps)
 {
-    EXPECT_EQ(filter_width(1, 1.0f), 9);
-    EXPECT_EQ(filter_width(4, 1.0f), 3);
-    EXPECT_EQ(filter_width(1, 4.0f), 37);
-    EXPECT_EQ(filter_width(4, 0.5f), 3);
-    const std::vector<float> t = gaussian_taps(3, 3 / 5.0f);
+    EXPECT_EQ(float_filter::filter_width(1, 1.0f), 9);
+    EXPECT_EQ(float_filter::filter_width(4, 1.0f), 3);
+    EXPECT_EQ(float_filter::filter_width(1, 4.0f), 37);
+    EXPECT_EQ(float_filter::filter_width(4, 0.5f), 3);
+    const std::vector<float> t = float_filter::gaussian_taps(3, 3 / 5.0f);
     // exp(-0.5 / 0.36) normalised: 0.2494..., 0.5011...
     EXPECT_FLOAT_EQ(t[0], t[2]);
     EXPECT_NEAR(t[0], std::exp(-0.5 / 0.36) / (1 + 2 * std::exp(-0.5 / 0.36)), 1e-7);

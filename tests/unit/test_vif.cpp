@@ -9,9 +9,11 @@
 #include "core/feature.h"
 #include "features/vif/vif.h"
 #include "features/vif/vif_math.h"
+#include "test_support.h"
 #include "twinvmaf/error.h"
 
 using namespace twinvmaf;
+using twinvmaf::test::score_frames;
 
 namespace {
 
@@ -48,24 +50,7 @@ Picture random_picture(const VideoFormat& format, std::uint32_t seed, const Pict
 
 std::unique_ptr<FeatureExtractor> make_vif(const OptionList& options = {})
 {
-    const FeatureInfo& info = find_feature("vif");
-    OptionValues values("vif", info.options);
-    values.set_all(options);
-    return info.create(values);
-}
-
-// Every output of one frame, by name.
-Collector score_frames(FeatureExtractor& vif, const std::vector<Picture>& refs, const std::vector<Picture>& diss)
-{
-    Collector collector;
-    SlotWriter writer(collector, vif.output_names());
-    auto scratch = vif.make_scratch();
-    for (std::size_t i = 0; i < refs.size(); ++i) {
-        FrameScores scores;
-        vif.extract({refs[i], diss[i], i, {}, {}}, scores, scratch.get());
-        vif.collect(i, scores, writer);
-    }
-    return collector;
+    return test::make_extractor("vif", options);
 }
 
 TEST(Vif, OutputNamesInNetflixOrder)

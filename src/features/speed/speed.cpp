@@ -69,13 +69,6 @@ const std::vector<OptionSpec>& temporal_specs()
 }
 
 
-// Netflix's list of kernel scales (vif_tools.h), as floats.
-const float kValidKernelscales[] = {
-    1.0f,         1.0f / 2.0f,  3.0f / 2.0f,  2.0f,  2.0f / 3.0f,  24.0f / 10.0f, 360.0f / 97.0f,
-    4.0f / 3.0f,  3.5f / 3.0f,  3.75f / 3.0f, 4.25f / 3.0f, 5.0f / 3.0f, 3.0f, 1.0f / 2.25f,
-    1.4746f,      1.54f,        1.6f,         1.06667f, 0.711111f, 0.740740f, 1.111111f,
-};
-
 std::string size_text(unsigned w, unsigned h) { return std::to_string(w) + "x" + std::to_string(h); }
 
 void check_geometry(const std::string& feature, const std::string& what, const Geometry& g, double prescale)
@@ -103,39 +96,6 @@ void check_geometry(const std::string& feature, const std::string& what, const G
 
 }  // namespace
 
-bool valid_kernelscale(float kernelscale)
-{
-    for (float k : kValidKernelscales)
-        if (std::fabs(kernelscale - k) < 1e-3f) return true;
-    return false;
-}
-
-int filter_width(int scale, float kernelscale)
-{
-    const int n = (1 << (4 - scale)) + 1;
-    int ceiling = static_cast<int>(std::ceil(static_cast<double>(n * kernelscale)));
-    if (ceiling % 2 == 0) ++ceiling;
-    return ceiling > 3 ? ceiling : 3;
-}
-
-std::vector<float> gaussian_taps(int window, float stdev)
-{
-    // Host libm's exp, once per run, as Netflix; the taps are then data
-    // shared by every backend.
-    std::vector<float> taps(static_cast<std::size_t>(window));
-    float sum = 0;
-    const int half = (window - 1) / 2;
-    for (int i = 0; i < window; ++i) {
-        const float x = static_cast<float>(i - half);
-        const float num = static_cast<float>(std::exp(-0.5 * x / stdev * x / stdev));
-        const float den = static_cast<float>(1 / (stdev * std::sqrt(2 * 3.14159265358979323846)));
-        taps[i] = num / den;
-        sum += taps[i];
-    }
-    for (float& t : taps) t /= sum;
-    return taps;
-}
-
 Settings Settings::from(const OptionValues& values, const std::string& feature)
 {
     Settings s;
@@ -148,28 +108,13 @@ Settings Settings::from(const OptionValues& values, const std::string& feature)
         s.weight_var_mode = values.get_int("speed_weight_var_mode");
     else
         s.use_ref_diff = values.get_bool("speed_use_ref_diff");
-    const std::string& method = values.get_string("speed_prescale_method");
-    if (method == "nearest")
-        s.prescale_method = ScaleMethod::kNearest;
-    else if (method == "bilinear")
-        s.prescale_method = ScaleMethod::kBilinear;
-    else if (method == "bicubic")
-        s.prescale_method = ScaleMethod::kBicubic;
-    else if (method == "lanczos4")
-        s.prescale_method = ScaleMethod::kLanczos4;
-    else
-        throw Error(feature + ": invalid speed_prescale_method \"" + method +
-                    "\"; supported: nearest, bilinear, bicubic, lanczos4");
-    if (!valid_kernelscale(static_cast<float>(s.kernelscale))) {
-        std::string list;
-        for (float k : kValidKernelscales) {
-            char text[32];
-            std::snprintf(text, sizeof text, "%s%g", list.empty() ? "" : ", ", static_cast<double>(k));
-            list += text;
-        }
+    s.prescale_method =
+        float_filter::parse_scale_method(values.get_string("speed_prescale_method"), feature + ": speed_prescale_method");
+    if (!float_filter::valid_kernelscale(static_cast<float>(s.kernelscale))) {
         char text[32];
         std::snprintf(text, sizeof text, "%g", s.kernelscale);
-        throw Error(feature + ": invalid speed_kernelscale " + text + "; Netflix knows only " + list);
+        throw Error(feature + ": invalid speed_kernelscale " + std::string(text) + "; Netflix knows only " +
+                    float_filter::valid_kernelscales_text());
     }
     return s;
 }
@@ -193,68 +138,19 @@ Geometry Geometry::of(unsigned width, unsigned height, double prescale)
     return g;
 }
 
-Filters Filters::make(const Settings& settings, const Geometry& geometry)
+Filters Filters::make(const Settings& settings, const Geometry& geometry, const std::string& feature)
 {
     Filters f;
     const float ks = static_cast<float>(settings.kernelscale);
-    const int wa = filter_width(1, ks);
-    f.antialias = gaussian_taps(wa, static_cast<float>(std::sqrt(4.0) * wa / 5.0f));
-    const int wl = filter_width(kScales, ks);
-    f.local = gaussian_taps(wl, static_cast<float>(wl) / 5.0f);
-
-    if (!geometry.rescale) return f;
-    const int sw = static_cast<int>(geometry.width), sh = static_cast<int>(geometry.height);
-    const int dw = static_cast<int>(geometry.scaled_width), dh = static_cast<int>(geometry.scaled_height);
-    const float ratio_x = static_cast<float>(sw) / static_cast<float>(dw);
-    const float ratio_y = static_cast<float>(sh) / static_cast<float>(dh);
-    auto fill_bilinear = [](int dst, int src, float ratio, std::vector<int>& i1, std::vector<int>& i2,
-                            std::vector<float>& frac) {
-        for (int o = 0; o < dst; ++o) {
-            const float xx = scaler_source_coordinate(o, ratio);
-            const int a = static_cast<int>(mirror_f(static_cast<float>(std::floor(xx)), 0, static_cast<float>(src - 1)));
-            const int b = static_cast<int>(mirror_f(static_cast<float>(std::ceil(xx)), 0, static_cast<float>(src - 1)));
-            i1.push_back(a);
-            i2.push_back(b);
-            frac.push_back(xx - static_cast<float>(a));
-        }
-    };
-    // Bicubic and lanczos4 weights depend only on the fractional position, so
-    // per column and per row (Netflix recomputes them per sample; same values).
-    auto fill_kernel = [&](int dst, float ratio, std::vector<int>& first, std::vector<float>& w) {
-        for (int o = 0; o < dst; ++o) {
-            const float xx = scaler_source_coordinate(o, ratio);
-            const int x0 = static_cast<int>(std::floor(xx));
-            const float d = xx - static_cast<float>(x0);
-            first.push_back(x0);
-            if (settings.prescale_method == ScaleMethod::kBicubic) {
-                for (int i = -1; i <= 2; ++i) w.push_back(bicubic_kernel(static_cast<float>(i) - d));
-            } else {
-                const float a = 4.0f;
-                for (int i = -4; i <= 4; ++i) {
-                    const float x = static_cast<float>(i) - d;
-                    float k = 0.0f;
-                    if (x == 0.0f)
-                        k = 1.0f;
-                    else if (x > -a && x < a) {
-                        const double pi = 3.14159265358979323846;
-                        k = static_cast<float>(a * std::sin(pi * x) * std::sin(pi * x / a) / (pi * pi * x * x));
-                    }
-                    w.push_back(k);
-                }
-            }
-        }
-    };
-    switch (settings.prescale_method) {
-    case ScaleMethod::kNearest: break;
-    case ScaleMethod::kBilinear:
-        fill_bilinear(dw, sw, ratio_x, f.x1, f.x2, f.dx);
-        fill_bilinear(dh, sh, ratio_y, f.y1, f.y2, f.dy);
-        break;
-    case ScaleMethod::kBicubic:
-    case ScaleMethod::kLanczos4:
-        fill_kernel(dw, ratio_x, f.x0, f.wx);
-        fill_kernel(dh, ratio_y, f.y0, f.wy);
-        break;
+    // The anti-aliasing filter has the width of scale 1 and the stdev of
+    // scale 4 (speed_get_antialias_filter), the local mean that of scale 4.
+    const int wa = float_filter::filter_width(1, ks);
+    f.antialias = float_filter::gaussian_taps(wa, static_cast<float>(std::sqrt(4.0) * wa / 5.0f));
+    f.local = float_filter::vif_filter(kScales, ks);
+    if (geometry.rescale) {
+        f.scaler = float_filter::Scaler(settings.prescale_method, static_cast<int>(geometry.width),
+                                        static_cast<int>(geometry.height), static_cast<int>(geometry.scaled_width),
+                                        static_cast<int>(geometry.scaled_height), feature + ": speed_prescale");
     }
     return f;
 }
@@ -293,7 +189,7 @@ void SpeedExtractor::init(const VideoFormat& format)
     format_ = format;
     geometry_ = Geometry::of(format.plane_width(kind_.plane), format.plane_height(kind_.plane), settings_.prescale);
     check_geometry(kind_.feature, kind_.plane_description, geometry_, settings_.prescale);
-    filters_ = Filters::make(settings_, geometry_);
+    filters_ = Filters::make(settings_, geometry_, kind_.feature);
 }
 
 void SpeedExtractor::collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out)

@@ -19,10 +19,11 @@
 #include <vector>
 
 #include "core/feature.h"
+#include "features/common/float_filter.h"
 
 namespace twinvmaf::speed {
 
-enum class ScaleMethod { kNearest, kBilinear, kBicubic, kLanczos4 };
+using float_filter::ScaleMethod;
 
 struct Settings {
     double kernelscale = 1.0;
@@ -53,18 +54,13 @@ struct Geometry {
     unsigned blocks() const { return blocks_x * blocks_y; }
 };
 
-// Filters and scaler weights fixed at init (host-computed, shared by backends).
+// Filters and the prescaler fixed at init (host-computed, shared by backends).
 struct Filters {
     std::vector<float> antialias;  // full-resolution anti-aliasing taps
     std::vector<float> local;      // scale-4 taps for the local mean
-    // Bilinear: per output column / row the two source indices and weight.
-    std::vector<int> x1, x2, y1, y2;
-    std::vector<float> dx, dy;
-    // Bicubic / lanczos4: per output column / row the first source index and weights.
-    std::vector<int> x0, y0;
-    std::vector<float> wx, wy;  // 4 (bicubic) or 9 (lanczos4) per column / row
+    float_filter::Scaler scaler;   // plane -> scaled plane (used when geometry.rescale)
 
-    static Filters make(const Settings& settings, const Geometry& geometry);
+    static Filters make(const Settings& settings, const Geometry& geometry, const std::string& feature);
 };
 
 // Block statistics of one plane (est_params).
@@ -89,10 +85,6 @@ void plane_stats(const Settings& settings, const Geometry& geometry, const Filte
 // Score of a reference / distorted pair of stats (get_speed_score), as float.
 float speed_score(const Settings& settings, const Geometry& geometry, const PlaneStats& ref,
                   const PlaneStats& dis);
-
-// The scaled plane (speed_prescale) of a packed float plane; exposed for tests.
-void prescale_plane(const Settings& settings, const Geometry& geometry, const Filters& filters,
-                    const float* src, float* dst);
 
 // Frames whose covariance matrix was singular (Netflix logs it per plane and
 // frame; we say it once, after the last frame, so it cannot break into the
@@ -148,11 +140,6 @@ public:
     bool temporal() const override { return true; }
     void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
 };
-
-// The Gaussian taps Netflix builds (vif_tools.c); exposed for tests.
-std::vector<float> gaussian_taps(int window, float stdev);
-int filter_width(int scale, float kernelscale);
-bool valid_kernelscale(float kernelscale);
 
 FeatureInfo chroma_feature_info();
 FeatureInfo temporal_feature_info();

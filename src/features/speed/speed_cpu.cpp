@@ -10,6 +10,7 @@
 
 #include "core/cpu_dispatch.h"
 #include "features/speed/speed.h"
+#include "features/common/float_filter.h"
 #include "features/common/float_picture.h"
 #include "features/speed/speed_math.h"
 
@@ -22,101 +23,10 @@ constexpr int kPad = 32;  // covariance accumulator row: 25 entries, padded
 // libvmaf's MIN() of a float score and the double speed_max_val.
 double nf_min_double(float a, double b) { return static_cast<double>(a) < b ? static_cast<double>(a) : b; }
 
-// Nearest / bilinear / bicubic / lanczos4 prescale of a packed plane.
-void scale(const Settings& settings, const Geometry& g, const Filters& f, const float* src, float* dst)
-{
-    const int sw = static_cast<int>(g.width), sh = static_cast<int>(g.height);
-    const int dw = static_cast<int>(g.scaled_width), dh = static_cast<int>(g.scaled_height);
-    if (sw == dw && sh == dh) {
-        std::memcpy(dst, src, sizeof(float) * static_cast<std::size_t>(sw) * sh);
-        return;
-    }
-    switch (settings.prescale_method) {
-    case ScaleMethod::kNearest: {
-        const float ratio_x = static_cast<float>(sw) / static_cast<float>(dw);
-        const float ratio_y = static_cast<float>(sh) / static_cast<float>(dh);
-        for (int y = 0; y < dh; ++y) {
-            const int sy = static_cast<int>(static_cast<float>(y) * ratio_y);
-            for (int x = 0; x < dw; ++x) {
-                const int sx = static_cast<int>(static_cast<float>(x) * ratio_x);
-                dst[static_cast<std::ptrdiff_t>(y) * dw + x] = src[static_cast<std::ptrdiff_t>(sy) * sw + sx];
-            }
-        }
-        break;
-    }
-    case ScaleMethod::kBilinear:
-        for (int y = 0; y < dh; ++y) {
-            const float* r1 = src + static_cast<std::ptrdiff_t>(f.y1[y]) * sw;
-            const float* r2 = src + static_cast<std::ptrdiff_t>(f.y2[y]) * sw;
-            const float dy = f.dy[y];
-            float* out = dst + static_cast<std::ptrdiff_t>(y) * dw;
-            for (int x = 0; x < dw; ++x)
-                out[x] = bilinear_sample(r1[f.x1[x]], r1[f.x2[x]], r2[f.x1[x]], r2[f.x2[x]], f.dx[x], dy);
-        }
-        break;
-    case ScaleMethod::kBicubic:
-    case ScaleMethod::kLanczos4: {
-        const bool cubic = settings.prescale_method == ScaleMethod::kBicubic;
-        const int taps = cubic ? 4 : 9;
-        const int first = cubic ? -1 : -4;
-        const float right_x = static_cast<float>(sw - 1), right_y = static_cast<float>(sh - 1);
-        for (int y = 0; y < dh; ++y) {
-            const float* wy = &f.wy[static_cast<std::size_t>(y) * taps];
-            for (int x = 0; x < dw; ++x) {
-                const float* wx = &f.wx[static_cast<std::size_t>(x) * taps];
-                float value = 0, weight_sum = 0;
-                for (int j = 0; j < taps; ++j) {
-                    const int yi = static_cast<int>(mirror_f(static_cast<float>(f.y0[y] + first + j), 0, right_y));
-                    for (int i = 0; i < taps; ++i) {
-                        const int xi = static_cast<int>(mirror_f(static_cast<float>(f.x0[x] + first + i), 0, right_x));
-                        const float weight = wx[i] * wy[j];
-                        weight_sum += weight;
-                        value += src[static_cast<std::ptrdiff_t>(yi) * sw + xi] * weight;
-                    }
-                }
-                dst[static_cast<std::ptrdiff_t>(y) * dw + x] = cubic ? value : value / weight_sum;
-            }
-        }
-        break;
-    }
-    }
-}
-
-// Anti-aliasing filter evaluated at every 16th row and column only, into
-// `out` (operating_width x operating_height, packed).
-TV_CPU_CLONES void antialias_decimate(const float* plane, int w, int h, const float* taps, int ntaps,
-                                      float* row, float* out, int ow, int oh)
-{
-    const int radius = ntaps / 2;
-    for (int i = 0; i < oh; ++i) {
-        const int r = i * 16;
-        std::fill(row, row + w, 0.0f);
-        for (int k = 0; k < ntaps; ++k) {  // vertical pass, all columns
-            const float* src = plane + static_cast<std::ptrdiff_t>(mirror_tap(r - radius + k, h)) * w;
-            const float fk = taps[k];
-            for (int c = 0; c < w; ++c) row[c] += fk * src[c];
-        }
-        for (int j = 0; j < ow; ++j) {  // horizontal pass, kept columns
-            const int c = j * 16;
-            out[static_cast<std::ptrdiff_t>(i) * ow + j] =
-                filter_taps(taps, ntaps, [&](int k) { return row[mirror_tap(c - radius + k, w)]; });
-        }
-    }
-}
-
 // plane -= filter(plane): the local mean removal at the operating size.
-void remove_local_mean(float* plane, int w, int h, const float* taps, int ntaps, float* tmp_row, float* filtered)
+void remove_local_mean(float* plane, int w, int h, const std::vector<float>& taps, float* row, float* filtered)
 {
-    const int radius = ntaps / 2;
-    for (int i = 0; i < h; ++i) {
-        for (int j = 0; j < w; ++j)
-            tmp_row[j] = filter_taps(taps, ntaps, [&](int k) {
-                return plane[static_cast<std::ptrdiff_t>(mirror_tap(i - radius + k, h)) * w + j];
-            });
-        for (int j = 0; j < w; ++j)
-            filtered[static_cast<std::ptrdiff_t>(i) * w + j] =
-                filter_taps(taps, ntaps, [&](int k) { return tmp_row[mirror_tap(j - radius + k, w)]; });
-    }
+    float_filter::filter_plane(taps.data(), static_cast<int>(taps.size()), plane, w, h, filtered, row);
     for (std::size_t n = 0; n < static_cast<std::size_t>(w) * h; ++n) plane[n] -= filtered[n];
 }
 
@@ -174,12 +84,6 @@ TV_CPU_CLONES bool solve(const float* cov, const float* y, float* x, int cols, f
 
 }  // namespace
 
-void prescale_plane(const Settings& settings, const Geometry& geometry, const Filters& filters, const float* src,
-                    float* dst)
-{
-    scale(settings, geometry, filters, src, dst);
-}
-
 void plane_stats(const Settings& settings, const Geometry& g, const Filters& f, const float* plane,
                  PlaneScratch& s, PlaneStats& out)
 {
@@ -188,17 +92,17 @@ void plane_stats(const Settings& settings, const Geometry& g, const Filters& f, 
     const int h = static_cast<int>(g.rescale ? g.scaled_height : g.height);
     if (g.rescale) {
         s.scaled.resize(static_cast<std::size_t>(g.scaled_width) * g.scaled_height);
-        scale(settings, g, f, plane, s.scaled.data());
+        f.scaler.apply(plane, s.scaled.data());
         input = s.scaled.data();
     }
     const int ow = static_cast<int>(g.operating_width), oh = static_cast<int>(g.operating_height);
     s.row.resize(static_cast<std::size_t>(std::max(w, ow)));
     s.decimated.resize(static_cast<std::size_t>(ow) * oh);
     s.local.resize(static_cast<std::size_t>(ow) * oh);
-    antialias_decimate(input, w, h, f.antialias.data(), static_cast<int>(f.antialias.size()), s.row.data(),
-                       s.decimated.data(), ow, oh);
-    remove_local_mean(s.decimated.data(), ow, oh, f.local.data(), static_cast<int>(f.local.size()), s.row.data(),
-                      s.local.data());
+    // The anti-aliasing filter, kept only at every 16th row and column.
+    float_filter::filter_decimated(f.antialias.data(), static_cast<int>(f.antialias.size()), input, w, h, 1 << kScales,
+                                   s.decimated.data(), ow, oh, s.row.data());
+    remove_local_mean(s.decimated.data(), ow, oh, f.local, s.row.data(), s.local.data());
 
     // est_params on the truncated top-left part (stride ow).
     const float* data = s.decimated.data();

@@ -1,6 +1,7 @@
-// SpEED's arithmetic, shared by the CPU reference and a GPU twin: the per
-// sample filters and scalers, and the per-plane block statistics (covariance,
-// eigenvalues, linear solve, entropies, score). Everything is float (fp32)
+// SpEED's arithmetic, shared by the CPU reference and a GPU twin: the
+// per-plane block statistics (covariance, eigenvalues, linear solve,
+// entropies, score); its filters and scalers are Netflix's shared ones
+// (features/common/float_filter_math.h). Everything is float (fp32)
 // with the float -> double promotions of Netflix's C (speed.c, vif_tools.c):
 // where Netflix writes sqrt(), log2() or a double constant on a float, the
 // operation runs in double and is rounded back to float at the assignment,
@@ -34,48 +35,6 @@ TV_HD float hypot_f(float x, float y) { return sqrt_via_double(x * x + y * y); }
 TV_HD int sign_of(float x) { return x >= 0 ? 1 : -1; }
 
 TV_HD float abs_f(float x) { return x < 0 ? -x : (x == 0 ? 0.0f : x); }
-
-// Mirror of vif_tools' 1-D filters: -k -> k, n-1+k -> n-1-k.
-TV_HD int mirror_tap(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
-
-// One output of a 1-D filter: accum += f[k] * x[k] in tap order, from 0.
-// `at(k)` gives the k-th input sample (already mirrored).
-template <class At>
-TV_HD float filter_taps(const float* f, int width, At at)
-{
-    float accum = 0.0f;
-    for (int k = 0; k < width; ++k) accum += f[k] * at(k);
-    return accum;
-}
-
-// ---------------------------------------------------------------------------
-// Scalers (vif_tools.c), per output sample.
-
-// Netflix's float mirror(i, left, right) of the scalers.
-TV_HD float mirror_f(float i, float left, float right)
-{
-    return i < left ? -i : (i > right ? 2 * right - i : i);
-}
-
-// The source coordinate of output sample `o` for a scale ratio src/dst.
-TV_HD float scaler_source_coordinate(int o, float ratio)
-{
-    return static_cast<float>((o + 0.5) * static_cast<double>(ratio) - 0.5);
-}
-
-TV_HD float bilinear_sample(float r1x1, float r1x2, float r2x1, float r2x2, float dx, float dy)
-{
-    return (1 - dy) * (1 - dx) * r1x1 + (1 - dy) * dx * r1x2 + dy * (1 - dx) * r2x1 + dy * dx * r2x2;
-}
-
-TV_HD float bicubic_kernel(float t)
-{
-    const float a = -0.75f;
-    if (t < 0) t = -t;
-    if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
-    if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
-    return 0;
-}
 
 // ---------------------------------------------------------------------------
 // Block statistics (est_params) on a plane `data` of truncated size, row

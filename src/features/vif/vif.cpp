@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/feature_names.h"
+#include "features/common/vif_debug_outputs.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf::vif {
@@ -142,20 +143,12 @@ void VifExtractor::collect(std::uint64_t index, const FrameScores& scores, SlotW
         out.write(slot++, index, s < first ? 0.0f : scale[s].num / scale[s].den);
     if (!settings_.debug) return;
 
-    // The totals add the floats as doubles, scale by scale.
-    double num = scale[first].num, den = scale[first].den;
-    for (int s = first + 1; s < kScaleCount; ++s) {
-        num += scale[s].num;
-        den += scale[s].den;
-    }
-    out.write(slot++, index, den == 0.0 ? 1.0 : num / den);
-    out.write(slot++, index, num);
-    out.write(slot++, index, den);
+    std::array<double, kScaleCount> num{}, den{};
     for (int s = 0; s < kScaleCount; ++s) {
-        // A skipped scale 0 reports 0 / -1.
-        out.write(slot++, index, s < first ? 0.0f : scale[s].num);
-        out.write(slot++, index, s < first ? -1.0f : scale[s].den);
+        num[s] = scale[s].num;
+        den[s] = scale[s].den;
     }
+    vif_debug::write(out, slot, index, num, den, first);
 }
 
 FeatureInfo feature_info()

@@ -1,0 +1,283 @@
+// Netflix's float kernels, scalers and separable filter (see float_filter.h).
+#include "features/common/float_filter.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "core/cpu_dispatch.h"
+#include "twinvmaf/error.h"
+
+namespace twinvmaf::float_filter {
+
+namespace {
+
+// Netflix's list of kernel scales (vif_tools.h), as floats.
+const float kValidKernelscales[] = {
+    1.0f,         1.0f / 2.0f,  3.0f / 2.0f,  2.0f,  2.0f / 3.0f,  24.0f / 10.0f, 360.0f / 97.0f,
+    4.0f / 3.0f,  3.5f / 3.0f,  3.75f / 3.0f, 4.25f / 3.0f, 5.0f / 3.0f, 3.0f, 1.0f / 2.25f,
+    1.4746f,      1.54f,        1.6f,         1.06667f, 0.711111f, 0.740740f, 1.111111f,
+};
+
+std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
+
+const char* method_name(ScaleMethod m)
+{
+    switch (m) {
+    case ScaleMethod::kNearest: return "nearest";
+    case ScaleMethod::kBilinear: return "bilinear";
+    case ScaleMethod::kBicubic: return "bicubic";
+    case ScaleMethod::kLanczos4: return "lanczos4";
+    }
+    return "?";
+}
+
+// Netflix's mirror of a scaler tap, as the int it indexes with.
+int mirrored_index(int i, int size)
+{
+    return static_cast<int>(mirror_f(static_cast<float>(i), 0, static_cast<float>(size - 1)));
+}
+
+float lanczos4_weight(float x)
+{
+    const float a = 4.0f;
+    if (x == 0.0f) return 1.0f;
+    if (x > -a && x < a) {
+        const double pi = 3.14159265358979323846;
+        return static_cast<float>(a * std::sin(pi * x) * std::sin(pi * x / a) / (pi * pi * x * x));
+    }
+    return 0.0f;
+}
+
+}  // namespace
+
+bool valid_kernelscale(float kernelscale)
+{
+    for (float k : kValidKernelscales)
+        if (std::fabs(kernelscale - k) < 1e-3f) return true;
+    return false;
+}
+
+std::string valid_kernelscales_text()
+{
+    std::string list;
+    for (float k : kValidKernelscales) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%s%g", list.empty() ? "" : ", ", static_cast<double>(k));
+        list += text;
+    }
+    return list;
+}
+
+int filter_width(int scale, float kernelscale)
+{
+    const int n = (1 << (4 - scale)) + 1;
+    int ceiling = static_cast<int>(std::ceil(static_cast<double>(n * kernelscale)));
+    if (ceiling % 2 == 0) ++ceiling;
+    return ceiling > 3 ? ceiling : 3;
+}
+
+std::vector<float> gaussian_taps(int window, float stdev)
+{
+    // Host libm's exp, once per run, as Netflix; the taps are then data
+    // shared by every backend.
+    std::vector<float> taps(static_cast<std::size_t>(window));
+    float sum = 0;
+    const int half = (window - 1) / 2;
+    for (int i = 0; i < window; ++i) {
+        const float x = static_cast<float>(i - half);
+        const float num = static_cast<float>(std::exp(-0.5 * x / stdev * x / stdev));
+        const float den = static_cast<float>(1 / (stdev * std::sqrt(2 * 3.14159265358979323846)));
+        taps[i] = num / den;
+        sum += taps[i];
+    }
+    for (float& t : taps) t /= sum;
+    return taps;
+}
+
+std::vector<float> vif_filter(int scale, float kernelscale)
+{
+    const int width = filter_width(scale, kernelscale);
+    return gaussian_taps(width, static_cast<float>(width) / 5.0f);
+}
+
+ScaleMethod parse_scale_method(const std::string& text, const std::string& option)
+{
+    for (ScaleMethod m : {ScaleMethod::kNearest, ScaleMethod::kBilinear, ScaleMethod::kBicubic, ScaleMethod::kLanczos4})
+        if (text == method_name(m)) return m;
+    throw Error(option + ": invalid scaling method \"" + text + "\"; supported: nearest, bilinear, bicubic, lanczos4");
+}
+
+Scaler::Scaler(ScaleMethod method, int src_w, int src_h, int dst_w, int dst_h, const std::string& who)
+    : method_(method), src_w_(src_w), src_h_(src_h), dst_w_(dst_w), dst_h_(dst_h)
+{
+    if (src_w == dst_w && src_h == dst_h) return;  // a copy
+    ratio_x_ = static_cast<float>(src_w) / static_cast<float>(dst_w);
+    ratio_y_ = static_cast<float>(src_h) / static_cast<float>(dst_h);
+
+    bool inside = true;
+    auto check = [&](int index, int size) {
+        if (index < 0 || index >= size) inside = false;
+        return index;
+    };
+    auto fill_bilinear = [&](int dst, int src, float ratio, std::vector<int>& i1, std::vector<int>& i2,
+                             std::vector<float>& frac) {
+        for (int o = 0; o < dst; ++o) {
+            const float xx = scaler_source_coordinate(o, ratio);
+            const int a = check(mirrored_index(static_cast<int>(std::floor(xx)), src), src);
+            const int b = check(mirrored_index(static_cast<int>(std::ceil(xx)), src), src);
+            i1.push_back(a);
+            i2.push_back(b);
+            frac.push_back(xx - static_cast<float>(a));
+        }
+    };
+    // Bicubic and lanczos4 weights depend only on the fractional position, so
+    // per column and per row (Netflix recomputes them per sample; same values).
+    auto fill_kernel = [&](int dst, int src, float ratio, std::vector<int>& first, std::vector<float>& w) {
+        const bool cubic = method_ == ScaleMethod::kBicubic;
+        const int reach = cubic ? 1 : 4;
+        for (int o = 0; o < dst; ++o) {
+            const float xx = scaler_source_coordinate(o, ratio);
+            const int x0 = static_cast<int>(std::floor(xx));
+            const float d = xx - static_cast<float>(x0);
+            first.push_back(x0);
+            for (int i = -reach; i <= (cubic ? 2 : 4); ++i) {
+                const float t = static_cast<float>(i) - d;
+                w.push_back(cubic ? bicubic_kernel(t) : lanczos4_weight(t));
+                check(mirrored_index(x0 + i, src), src);
+            }
+        }
+    };
+    switch (method_) {
+    case ScaleMethod::kNearest:
+        for (int x = 0; x < dst_w; ++x) check(static_cast<int>(static_cast<float>(x) * ratio_x_), src_w);
+        for (int y = 0; y < dst_h; ++y) check(static_cast<int>(static_cast<float>(y) * ratio_y_), src_h);
+        break;
+    case ScaleMethod::kBilinear:
+        fill_bilinear(dst_w, src_w, ratio_x_, x1_, x2_, dx_);
+        fill_bilinear(dst_h, src_h, ratio_y_, y1_, y2_, dy_);
+        break;
+    case ScaleMethod::kBicubic:
+    case ScaleMethod::kLanczos4:
+        fill_kernel(dst_w, src_w, ratio_x_, x0_, wx_);
+        fill_kernel(dst_h, src_h, ratio_y_, y0_, wy_);
+        break;
+    }
+    if (!inside) {
+        throw Error(who + ": scaling " + size_text(src_w, src_h) + " to " + size_text(dst_w, dst_h) + " with " +
+                    method_name(method_) +
+                    " would read outside the source picture (its mirrored taps need a larger source; "
+                    "Netflix reads outside its buffer there)");
+    }
+}
+
+void Scaler::apply(const float* src, float* dst) const
+{
+    const int sw = src_w_, sh = src_h_, dw = dst_w_, dh = dst_h_;
+    if (sw == dw && sh == dh) {
+        std::memcpy(dst, src, sizeof(float) * static_cast<std::size_t>(sw) * static_cast<std::size_t>(sh));
+        return;
+    }
+    switch (method_) {
+    case ScaleMethod::kNearest:
+        for (int y = 0; y < dh; ++y) {
+            const int sy = static_cast<int>(static_cast<float>(y) * ratio_y_);
+            for (int x = 0; x < dw; ++x) {
+                const int sx = static_cast<int>(static_cast<float>(x) * ratio_x_);
+                dst[static_cast<std::ptrdiff_t>(y) * dw + x] = src[static_cast<std::ptrdiff_t>(sy) * sw + sx];
+            }
+        }
+        break;
+    case ScaleMethod::kBilinear:
+        for (int y = 0; y < dh; ++y) {
+            const float* r1 = src + static_cast<std::ptrdiff_t>(y1_[y]) * sw;
+            const float* r2 = src + static_cast<std::ptrdiff_t>(y2_[y]) * sw;
+            const float dy = dy_[y];
+            float* out = dst + static_cast<std::ptrdiff_t>(y) * dw;
+            for (int x = 0; x < dw; ++x)
+                out[x] = bilinear_sample(r1[x1_[x]], r1[x2_[x]], r2[x1_[x]], r2[x2_[x]], dx_[x], dy);
+        }
+        break;
+    case ScaleMethod::kBicubic:
+    case ScaleMethod::kLanczos4: {
+        // Per output sample: weights wx * wy, source rows outer, columns
+        // inner, value (and for lanczos4 the weight sum) added in that order.
+        const bool cubic = method_ == ScaleMethod::kBicubic;
+        const int taps = cubic ? 4 : 9;
+        const int first = cubic ? -1 : -4;
+        for (int y = 0; y < dh; ++y) {
+            const float* wy = &wy_[static_cast<std::size_t>(y) * taps];
+            for (int x = 0; x < dw; ++x) {
+                const float* wx = &wx_[static_cast<std::size_t>(x) * taps];
+                float value = 0, weight_sum = 0;
+                for (int j = 0; j < taps; ++j) {
+                    const int yi = mirrored_index(y0_[y] + first + j, sh);
+                    for (int i = 0; i < taps; ++i) {
+                        const int xi = mirrored_index(x0_[x] + first + i, sw);
+                        const float weight = wx[i] * wy[j];
+                        weight_sum += weight;
+                        value += src[static_cast<std::ptrdiff_t>(yi) * sw + xi] * weight;
+                    }
+                }
+                dst[static_cast<std::ptrdiff_t>(y) * dw + x] = cubic ? value : value / weight_sum;
+            }
+        }
+        break;
+    }
+    }
+}
+
+// The columns are independent, so each one's taps, added in order, run side
+// by side in the vector lanes.
+TV_CPU_CLONES void vertical_pass(const float* taps, int ntaps, const float* src, int w, int h, int row, float* out)
+{
+    const int radius = ntaps / 2;
+    std::fill(out, out + w, 0.0f);
+    for (int k = 0; k < ntaps; ++k) {
+        const float* s = src + static_cast<std::ptrdiff_t>(mirror_tap(row - radius + k, h)) * w;
+        const float fk = taps[k];
+        for (int c = 0; c < w; ++c) out[c] += fk * s[c];
+    }
+}
+
+TV_CPU_CLONES void horizontal_pass(const float* taps, int ntaps, const float* in, int w, float* out)
+{
+    const int radius = ntaps / 2;
+    // Columns radius .. w-radius-1 need no mirror.
+    const int lo = std::min(radius, w);
+    const int hi = std::max(w - radius, lo);
+    auto edge = [&](int j) { return filter_taps(taps, ntaps, [&](int k) { return in[mirror_tap(j - radius + k, w)]; }); };
+    for (int j = 0; j < lo; ++j) out[j] = edge(j);
+    std::fill(out + lo, out + hi, 0.0f);
+    for (int k = 0; k < ntaps; ++k) {
+        const float fk = taps[k];
+        const int shift = k - radius;
+        for (int j = lo; j < hi; ++j) out[j] += fk * in[j + shift];
+    }
+    for (int j = hi; j < w; ++j) out[j] = edge(j);
+}
+
+void filter_plane(const float* taps, int ntaps, const float* src, int w, int h, float* dst, float* row)
+{
+    for (int i = 0; i < h; ++i) {
+        vertical_pass(taps, ntaps, src, w, h, i, row);
+        horizontal_pass(taps, ntaps, row, w, dst + static_cast<std::ptrdiff_t>(i) * w);
+    }
+}
+
+void filter_decimated(const float* taps, int ntaps, const float* src, int w, int h, int step, float* out,
+                      int out_w, int out_h, float* row)
+{
+    const int radius = ntaps / 2;
+    for (int i = 0; i < out_h; ++i) {
+        vertical_pass(taps, ntaps, src, w, h, i * step, row);
+        float* o = out + static_cast<std::ptrdiff_t>(i) * out_w;
+        for (int j = 0; j < out_w; ++j) {
+            const int c = j * step;
+            o[j] = filter_taps(taps, ntaps, [&](int k) { return row[mirror_tap(c - radius + k, w)]; });
+        }
+    }
+}
+
+}  // namespace twinvmaf::float_filter

@@ -1,0 +1,153 @@
+// The CPU reference of float_vif: loops over float_vif_math.h and the shared
+// filters of features/common/float_filter.h.
+//
+// Work saved without changing an operation: Netflix filters whole planes
+// into five buffers (means and second moments) and then runs the statistic;
+// here one output row at a time is filtered (the five vertical passes share
+// their reads of the source rows) and scored. Before decimating, only the
+// kept rows and columns are filtered. Every filtered sample is the same sum
+// of the same products in the same order.
+#include <algorithm>
+#include <vector>
+
+#include "core/cpu_dispatch.h"
+#include "features/common/float_picture.h"
+#include "features/float_vif/float_vif.h"
+
+namespace twinvmaf::float_vif {
+
+namespace {
+
+struct VifScratch final : Scratch {
+    std::vector<float> ref, dis;                // the luma as floats
+    std::vector<float> ref_scaled, dis_scaled;  // after vif_prescale
+    std::vector<float> ref_scale, dis_scale;    // the current scale > 0
+    std::vector<float> ref_next, dis_next;      // the next scale, while decimating
+    std::vector<float> vertical, horizontal;    // 5 rows each: mu1, mu2, xx, yy, xy
+};
+
+// The five vertical passes of one output row: means of ref (a) and dis (b),
+// and the filtered a*a, b*b and a*b, each added in tap order from +0.
+TV_CPU_CLONES void vertical_moments(const float* taps, int ntaps, const float* a, const float* b, int w, int h,
+                                    int row, float* out)
+{
+    float* mu1 = out;
+    float* mu2 = out + w;
+    float* xx = out + 2 * w;
+    float* yy = out + 3 * w;
+    float* xy = out + 4 * w;
+    std::fill(out, out + 5 * static_cast<std::ptrdiff_t>(w), 0.0f);
+    const int radius = ntaps / 2;
+    for (int k = 0; k < ntaps; ++k) {
+        const std::ptrdiff_t offset = static_cast<std::ptrdiff_t>(float_filter::mirror_tap(row - radius + k, h)) * w;
+        const float* ra = a + offset;
+        const float* rb = b + offset;
+        const float f = taps[k];
+        for (int c = 0; c < w; ++c) {
+            mu1[c] += f * ra[c];
+            mu2[c] += f * rb[c];
+            xx[c] += weighted_square(f, ra[c]);
+            yy[c] += weighted_square(f, rb[c]);
+            xy[c] += weighted_product(f, ra[c], rb[c]);
+        }
+    }
+}
+
+// One row's terms, added in column order (Netflix's inner accumulators).
+TV_CPU_CLONES void row_sums(const float* filtered, int w, const StatisticParams& p, float* num, float* den)
+{
+    const float* mu1 = filtered;
+    const float* mu2 = filtered + w;
+    const float* xx = filtered + 2 * w;
+    const float* yy = filtered + 3 * w;
+    const float* xy = filtered + 4 * w;
+    float row_num = 0.0f, row_den = 0.0f;
+    for (int j = 0; j < w; ++j) {
+        float n, d;
+        pixel_terms(mu1[j], mu2[j], xx[j], yy[j], xy[j], p, &n, &d);
+        row_num += n;
+        row_den += d;
+    }
+    *num = row_num;
+    *den = row_den;
+}
+
+// A scale's numerator and denominator: row sums added in row order, float.
+void scale_sums(const std::vector<float>& taps, const float* ref, const float* dis, int w, int h,
+                const StatisticParams& p, VifScratch& s, float* num, float* den)
+{
+    const int ntaps = static_cast<int>(taps.size());
+    s.vertical.resize(5 * static_cast<std::size_t>(w));
+    s.horizontal.resize(5 * static_cast<std::size_t>(w));
+    float total_num = 0.0f, total_den = 0.0f;
+    for (int i = 0; i < h; ++i) {
+        vertical_moments(taps.data(), ntaps, ref, dis, w, h, i, s.vertical.data());
+        for (int m = 0; m < 5; ++m)
+            float_filter::horizontal_pass(taps.data(), ntaps, s.vertical.data() + m * static_cast<std::ptrdiff_t>(w), w,
+                                          s.horizontal.data() + m * static_cast<std::ptrdiff_t>(w));
+        float row_num, row_den;
+        row_sums(s.horizontal.data(), w, p, &row_num, &row_den);
+        total_num += row_num;
+        total_den += row_den;
+    }
+    *num = total_num;
+    *den = total_den;
+}
+
+}  // namespace
+
+std::unique_ptr<Scratch> FloatVifCpu::make_scratch() const { return std::make_unique<VifScratch>(); }
+
+void FloatVifCpu::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const
+{
+    VifScratch& s = *static_cast<VifScratch*>(scratch);
+    const Plan& p = plan();
+    const unsigned bitdepth = format().bitdepth;
+    const std::size_t samples = static_cast<std::size_t>(p.width) * static_cast<std::size_t>(p.height);
+    s.ref.resize(samples);
+    s.dis.resize(samples);
+    float_picture::plane_to_float(inputs.ref.plane(0), bitdepth, -128.0f, s.ref.data(), static_cast<std::size_t>(p.width));
+    float_picture::plane_to_float(inputs.dis.plane(0), bitdepth, -128.0f, s.dis.data(), static_cast<std::size_t>(p.width));
+
+    const float* ref = s.ref.data();
+    const float* dis = s.dis.data();
+    if (p.prescaled()) {
+        const std::size_t scaled = static_cast<std::size_t>(p.scaled_width) * static_cast<std::size_t>(p.scaled_height);
+        s.ref_scaled.resize(scaled);
+        s.dis_scaled.resize(scaled);
+        p.scaler.apply(ref, s.ref_scaled.data());
+        p.scaler.apply(dis, s.dis_scaled.data());
+        ref = s.ref_scaled.data();
+        dis = s.dis_scaled.data();
+    }
+
+    int w = p.scale_width[0], h = p.scale_height[0];
+    for (int scale = settings().first_scale(); scale < kScaleCount; ++scale) {
+        const std::vector<float>& taps = p.taps[scale];
+        if (scale > 0) {
+            // This scale's filter on the scale above, every 2nd row and column.
+            const int ntaps = static_cast<int>(taps.size());
+            const int next_w = w / 2, next_h = h / 2;
+            const std::size_t next = static_cast<std::size_t>(next_w) * static_cast<std::size_t>(next_h);
+            s.ref_next.resize(next);
+            s.dis_next.resize(next);
+            s.vertical.resize(static_cast<std::size_t>(w));
+            float_filter::filter_decimated(taps.data(), ntaps, ref, w, h, 2, s.ref_next.data(), next_w, next_h,
+                                           s.vertical.data());
+            float_filter::filter_decimated(taps.data(), ntaps, dis, w, h, 2, s.dis_next.data(), next_w, next_h,
+                                           s.vertical.data());
+            s.ref_scale.swap(s.ref_next);
+            s.dis_scale.swap(s.dis_next);
+            ref = s.ref_scale.data();
+            dis = s.dis_scale.data();
+            w = next_w;
+            h = next_h;
+        }
+        float num, den;
+        scale_sums(taps, ref, dis, w, h, p.statistic, s, &num, &den);
+        scores.set(2 * static_cast<std::size_t>(scale), num);
+        scores.set(2 * static_cast<std::size_t>(scale) + 1, den);
+    }
+}
+
+}  // namespace twinvmaf::float_vif
