@@ -3,6 +3,7 @@
 #include "core/feature.h"
 #include "features/adm/adm.h"
 #include "features/cambi/cambi.h"
+#include "features/float_adm/float_adm.h"
 #include "features/motion/motion.h"
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
@@ -22,6 +23,7 @@ const std::vector<FeatureInfo>& feature_registry()
         speed::chroma_feature_info(),
         speed::temporal_feature_info(),
         cambi::feature_info(),
+        float_adm::feature_info(),
     };
     return features;
 }
