@@ -1,12 +1,16 @@
 #include "test_support.h"
 
+#include <gtest/gtest.h>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -131,6 +135,97 @@ unsigned sample_at(const Picture& picture, int plane, unsigned x, unsigned y)
 {
     const PlaneView view = picture.plane(plane);
     return picture.format().bitdepth > 8 ? view.row<std::uint16_t>(y)[x] : view.row<std::uint8_t>(y)[x];
+}
+
+std::unique_ptr<FeatureExtractor> make_feature(const std::string& name, const OptionList& options)
+{
+    const FeatureInfo& info = find_feature(name);
+    OptionValues values(name, info.options);
+    values.set_all(options);
+    return info.create(values);
+}
+
+Collector score_frames(const std::string& feature, const OptionList& options,
+                       const std::vector<const Picture*>& ref, const std::vector<const Picture*>& dis)
+{
+    auto extractor = make_feature(feature, options);
+    extractor->init(ref[0]->format());
+    Collector collector;
+    SlotWriter writer(collector, extractor->output_names());
+    auto scratch = extractor->make_scratch();
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+        FrameScores scores;
+        const FrameInputs inputs{*ref[i], *dis[i], i, {}, {}};
+        extractor->extract(inputs, scores, scratch.get());
+        extractor->collect(i, scores, writer);
+    }
+    return collector;
+}
+
+Collector score_frame(const std::string& feature, const OptionList& options, const Picture& ref,
+                      const Picture& dis)
+{
+    return score_frames(feature, options, std::vector<const Picture*>{&ref}, std::vector<const Picture*>{&dis});
+}
+
+double series_value(const Collector& collector, const std::string& name, std::uint64_t frame)
+{
+    const auto id = collector.find(name);
+    EXPECT_TRUE(id) << "no series " << name;
+    return id ? collector.get(*id, frame) : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::vector<std::string> series_names(const Collector& collector)
+{
+    std::vector<std::string> out;
+    for (const auto& series : collector.series()) out.push_back(series.name);
+    return out;
+}
+
+void expect_frames_scored_independently(const std::string& feature, const OptionList& options)
+{
+    for (const VideoFormat& format :
+         {VideoFormat{96, 64, ChromaFormat::k420, 8}, VideoFormat{37, 41, ChromaFormat::k444, 10}}) {
+        std::vector<Picture> ref, dis;
+        for (std::uint32_t i = 0; i < 3; ++i) {
+            ref.push_back(random_picture(format, 10 + i));
+            dis.push_back(random_picture(format, 20 + i, 40 << (format.bitdepth - 8), &ref.back()));
+        }
+        std::vector<const Picture*> refs, diss;
+        for (std::size_t i = 0; i < ref.size(); ++i) {
+            refs.push_back(&ref[i]);
+            diss.push_back(&dis[i]);
+        }
+        const Collector together = score_frames(feature, options, refs, diss);
+        for (std::size_t i = 0; i < ref.size(); ++i) {
+            const Collector alone = score_frame(feature, options, ref[i], dis[i]);
+            for (const std::string& name : series_names(alone))
+                EXPECT_EQ(series_value(together, name, i), series_value(alone, name)) << name << " frame " << i;
+        }
+    }
+}
+
+void expect_finite_on_every_small_size(const std::string& feature, const OptionList& options,
+                                       const std::vector<ChromaFormat>& chromas, const std::vector<unsigned>& bits)
+{
+    std::vector<std::pair<unsigned, unsigned>> sizes;
+    for (unsigned w = 1; w <= 33; ++w)
+        for (unsigned h = 1; h <= 33; ++h) sizes.emplace_back(w, h);
+    sizes.insert(sizes.end(), {{257, 145}, {19, 23}, {65, 3}, {2, 70}, {129, 17}});
+    std::uint32_t seed = 0;
+    for (const ChromaFormat chroma : chromas) {
+        for (const unsigned depth : bits) {
+            for (const auto& [w, h] : sizes) {
+                const VideoFormat format{w, h, chroma, depth};
+                const Picture ref = random_picture(format, ++seed);
+                const Picture dis = random_picture(format, ++seed, 30 << (depth - 8), &ref);
+                const Collector c = score_frame(feature, options, ref, dis);
+                for (const auto& series : c.series())
+                    ASSERT_TRUE(std::isfinite(c.get(*c.find(series.name), 0)))
+                        << series.name << " at " << format.describe();
+            }
+        }
+    }
 }
 
 }  // namespace twinvmaf::test

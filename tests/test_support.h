@@ -5,8 +5,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "core/collector.h"
+#include "core/feature.h"
+#include "core/options.h"
 #include "twinvmaf/picture.h"
 
 namespace twinvmaf::test {
@@ -55,5 +60,32 @@ Picture random_picture(const VideoFormat& format, std::uint32_t seed, int max_de
 
 // Sample (x, y) of a plane, for 8-bit and deeper pictures alike.
 unsigned sample_at(const Picture& picture, int plane, unsigned x, unsigned y);
+
+// An extractor of the registered feature `name` with `options`.
+std::unique_ptr<FeatureExtractor> make_feature(const std::string& name, const OptionList& options);
+
+// Scores frames (ref[i], dis[i]) with one extractor and one scratch, as the
+// pipeline does on one thread (no history: not for temporal features).
+Collector score_frames(const std::string& feature, const OptionList& options,
+                       const std::vector<const Picture*>& ref, const std::vector<const Picture*>& dis);
+Collector score_frame(const std::string& feature, const OptionList& options, const Picture& ref,
+                      const Picture& dis);
+
+// A series' value at `frame` (a test failure and NaN when there is no such
+// series), and every series' name in the collector's order.
+double series_value(const Collector& collector, const std::string& name, std::uint64_t frame = 0);
+std::vector<std::string> series_names(const Collector& collector);
+
+// Scratch memory carries nothing from frame to frame: three random frames
+// scored one after the other give the values of each scored alone (96x64
+// 4:2:0 8-bit and 37x41 4:4:4 10-bit).
+void expect_frames_scored_independently(const std::string& feature, const OptionList& options);
+
+// Every size 1x1..33x33 and a few odd ones (257x145, 19x23, 65x3, 2x70,
+// 129x17) in each chroma format and bit depth given: scored without refusal
+// and every value finite. Under the debug preset's sanitizers this also
+// proves that no buffer is read outside.
+void expect_finite_on_every_small_size(const std::string& feature, const OptionList& options,
+                                       const std::vector<ChromaFormat>& chromas, const std::vector<unsigned>& bits);
 
 }  // namespace twinvmaf::test

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/feature_names.h"
+#include "features/adm/adm.h"
 #include "features/adm/adm_csf.h"
 
 namespace twinvmaf::float_adm {
@@ -230,7 +231,7 @@ void FloatAdmExtractor::collect(std::uint64_t index, const FrameScores& scores, 
     // The scales' float scores added in double, scale 0 first; the AIM's
     // denominator leaves out adm_skip_aim_scale.
     double num = 0, den = 0, aim_num = 0, aim_den = 0;
-    double scale_num[kScales], scale_den[kScales];
+    adm::FrameOutputs o;
     for (int scale = 0; scale < kScales; ++scale) {
         const ScaleScore s = score_scale(scale, scores);
         num += s.num;
@@ -239,41 +240,25 @@ void FloatAdmExtractor::collect(std::uint64_t index, const FrameScores& scores, 
             aim_den += s.den;
             aim_num += s.aim;
         }
-        scale_num[scale] = s.num;
-        scale_den[scale] = s.den;
+        o.scale_num[scale] = s.num;
+        o.scale_den[scale] = s.den;
     }
 
-    const int w = static_cast<int>(format_.width);
-    const int h = static_cast<int>(format_.height);
-    const double numden_limit = 1e-10 * (w * h) / (1920.0 * 1080.0);
-    num = num < numden_limit ? 0 : num;
-    den = den < numden_limit ? 0 : den;
+    const double limit = adm::numden_limit(format_);
+    o.num = num < limit ? 0 : num;
+    o.den = den < limit ? 0 : den;
 
     // Netflix leaves the AIM score unset (stack garbage) when the denominator
     // is 0 (e.g. a flat reference with adm_noise_weight=0); we define it as 0.
-    double score = 1.0, score_aim = 0.0;
-    if (den != 0.0) {
-        score_aim = nf_min(aim_num / aim_den, 1.0);
-        score = num / den;
+    if (o.den != 0.0) {
+        o.score_aim = nf_min(aim_num / aim_den, 1.0);
+        o.score = o.num / o.den;
     }
-    const double adm3 = settings_.adm3_apply_hm
-                            ? nf_max(2 * score * score_aim / (score + score_aim), settings_.min_val)
-                            : nf_max(score * settings_.dlm_weight + (1 - score_aim) * (1 - settings_.dlm_weight),
-                                     settings_.min_val);
-
-    std::size_t slot = 0;
-    out.write(slot++, index, score);
-    out.write(slot++, index, score_aim);
-    out.write(slot++, index, adm3);
-    for (int scale = 0; scale < kScales; ++scale) out.write(slot++, index, scale_num[scale] / scale_den[scale]);
-    if (!settings_.debug) return;
-    out.write(slot++, index, score);
-    out.write(slot++, index, num);
-    out.write(slot++, index, den);
-    for (int scale = 0; scale < kScales; ++scale) {
-        out.write(slot++, index, scale_num[scale]);
-        out.write(slot++, index, scale_den[scale]);
-    }
+    o.adm3 = settings_.adm3_apply_hm
+                 ? nf_max(2 * o.score * o.score_aim / (o.score + o.score_aim), settings_.min_val)
+                 : nf_max(o.score * settings_.dlm_weight + (1 - o.score_aim) * (1 - settings_.dlm_weight),
+                          settings_.min_val);
+    adm::write_frame_outputs(o, settings_.debug, index, out);
 }
 
 FeatureInfo feature_info()
