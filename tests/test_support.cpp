@@ -230,4 +230,47 @@ std::vector<std::string> series_names(const Collector& collector)
     return out;
 }
 
+void expect_frames_scored_independently(const std::string& feature, const OptionList& options)
+{
+    for (const VideoFormat& format :
+         {VideoFormat{96, 64, ChromaFormat::k420, 8}, VideoFormat{37, 41, ChromaFormat::k444, 10}}) {
+        std::vector<Picture> ref, dis;
+        for (std::uint32_t i = 0; i < 3; ++i) {
+            ref.push_back(random_picture(format, 2 * i + 1));
+            dis.push_back(random_picture(format, 2 * i + 2, 20 << (format.bitdepth - 8), &ref.back()));
+        }
+        auto extractor = make_extractor(feature, options);
+        extractor->init(format);
+        const Collector together = score_frames(*extractor, ref, dis);
+        for (std::size_t i = 0; i < ref.size(); ++i) {
+            const Collector alone = score_one_frame(feature, options, ref[i], dis[i]);
+            for (const std::string& name : series_names(alone))
+                EXPECT_EQ(frame_value(together, name, i), frame_value(alone, name)) << name << " frame " << i;
+        }
+    }
+}
+
+void expect_finite_on_every_small_size(const std::string& feature, const OptionList& options,
+                                       const std::vector<ChromaFormat>& chromas, const std::vector<unsigned>& bits)
+{
+    std::vector<std::pair<unsigned, unsigned>> sizes;
+    for (unsigned w = 1; w <= 33; ++w)
+        for (unsigned h = 1; h <= 33; ++h) sizes.emplace_back(w, h);
+    sizes.insert(sizes.end(), {{257, 145}, {19, 23}, {65, 3}, {2, 70}, {129, 17}});
+    std::uint32_t seed = 0;
+    for (const ChromaFormat chroma : chromas) {
+        for (const unsigned depth : bits) {
+            for (const auto& [w, h] : sizes) {
+                const VideoFormat format{w, h, chroma, depth};
+                const Picture ref = random_picture(format, ++seed);
+                const Picture dis = random_picture(format, ++seed, 30 << (depth - 8), &ref);
+                const Collector c = score_one_frame(feature, options, ref, dis);
+                for (const auto& series : c.series())
+                    ASSERT_TRUE(std::isfinite(c.get(*c.find(series.name), 0)))
+                        << series.name << " at " << format.describe();
+            }
+        }
+    }
+}
+
 }  // namespace twinvmaf::test

@@ -85,4 +85,16 @@ Collector score_one_frame(const std::string& feature, const OptionList& options,
 // collector has no such series.
 double frame_value(const Collector& collector, const std::string& name, std::uint64_t frame = 0);
 
+// Scratch memory carries nothing from frame to frame: three random frames
+// scored one after the other give the values of each scored alone (96x64
+// 4:2:0 8-bit and 37x41 4:4:4 10-bit). Not for temporal features.
+void expect_frames_scored_independently(const std::string& feature, const OptionList& options);
+
+// Every size 1x1..33x33 and a few odd ones (257x145, 19x23, 65x3, 2x70,
+// 129x17) in each chroma format and bit depth given: scored without refusal
+// and every value finite. Under the debug preset's sanitizers this also
+// proves that no buffer is read outside.
+void expect_finite_on_every_small_size(const std::string& feature, const OptionList& options,
+                                       const std::vector<ChromaFormat>& chromas, const std::vector<unsigned>& bits);
+
 }  // namespace twinvmaf::test

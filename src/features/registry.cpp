@@ -9,6 +9,7 @@
 #include "features/ciede/ciede.h"
 #include "features/float_motion/float_motion.h"
 #include "features/float_vif/float_vif.h"
+#include "features/float_adm/float_adm.h"
 #include "features/motion/motion.h"
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
@@ -39,6 +40,7 @@ const std::vector<FeatureInfo>& feature_registry()
         ssim::float_ms_ssim_feature_info(),
         float_vif::feature_info(),
         float_motion::feature_info(),
+        float_adm::feature_info(),
     };
     return features;
 }

@@ -484,6 +484,19 @@ TEST_F(Cli, FloatVifAndMotionSameBytesForThreads1And3)
     EXPECT_NE(first.find("motion3_mdc"), std::string::npos);
 }
 
+// float_adm with and without options: the same bytes for any thread count.
+TEST_F(Cli, FloatAdmSameBytesForThreads1And3)
+{
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
+    const std::string args = "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
+                             " -w 576 -h 324 -p 420 -b 8 -n --feature float_adm=debug=true "
+                             "--feature float_adm=adm_enhn_gain_limit=1.2:adm_csf_mode=2 --json --precision max";
+    const std::string first = same_output_for_threads(args, {"1", "3"});
+    EXPECT_NE(first.find("adm_den_scale3"), std::string::npos);
+    EXPECT_NE(first.find("adm_scale3_csf_2_egl_1.2"), std::string::npos);
+}
+
 // The v1 features (cambi, speed_chroma, adm csf 2, motion with the HFR
 // window) and the model: the same bytes for any thread count.
 TEST_F(Cli, V1ModelSameBytesForThreads1And3)

@@ -214,22 +214,36 @@ INSTANTIATE_TEST_SUITE_P(AllFixtures, Golden, testing::ValuesIn(cases()),
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Golden);
 
-// A feature inside a model run: Netflix's per-frame value of one model input
+// A feature inside a model run: Netflix's per-frame values of model inputs
 // (e.g. the cambi of the VMAF v1.0.16 models), against the same extractor run
 // on its own with the model's options. Checks a feature before the model's
 // other inputs are implemented.
 struct ModelFeatureCase {
-    const char* golden;   // run stem in golden/
-    const char* key;      // the model input's name in its output
-    const char* feature;  // our --feature argument
+    const char* golden;              // run stem in golden/
+    std::vector<std::string> keys;   // the model inputs' names in its output
+    const char* feature;             // our --feature argument
 };
 
+const std::vector<std::string> kFloatAdmKeys = {"adm2",       "aim",        "adm3",      "adm_scale0",
+                                                "adm_scale1", "adm_scale2", "adm_scale3"};
+
+std::vector<std::string> with_suffix(const std::vector<std::string>& keys, const std::string& suffix)
+{
+    std::vector<std::string> out;
+    for (const std::string& key : keys) out.push_back(key + suffix);
+    return out;
+}
+
 const ModelFeatureCase kModelFeatureCases[] = {
-    {"vmaf_v1.0.16_3d0h", "cambi_hrs_1080_cmxv_17_vlt_0.06",
+    {"vmaf_v1.0.16_3d0h", {"cambi_hrs_1080_cmxv_17_vlt_0.06"},
      "cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06"},
-    {"vmaf_v1.0.16_3d0h_enc720p8", "cambi_hrs_1080_cmxv_17_vlt_0.06_encbd_8_ench_720_encw_1280",
+    {"vmaf_v1.0.16_3d0h_enc720p8", {"cambi_hrs_1080_cmxv_17_vlt_0.06_encbd_8_ench_720_encw_1280"},
      "cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06:enc_width=1280:"
      "enc_height=720:enc_bitdepth=8"},
+    {"vmaf_float_v0.6.1", kFloatAdmKeys, "float_adm"},
+    {"vmaf_float_4k_v0.6.1", kFloatAdmKeys, "float_adm"},
+    {"vmaf_float_b_v0.6.3", kFloatAdmKeys, "float_adm"},
+    {"vmaf_float_v0.6.1neg", with_suffix(kFloatAdmKeys, "_egl_1"), "float_adm=adm_enhn_gain_limit=1"},
 };
 
 class GoldenModelFeature : public testing::TestWithParam<std::tuple<std::string, int>> {};
@@ -255,8 +269,10 @@ TEST_P(GoldenModelFeature, MatchesNetflixInsideTheModelRun)
     ASSERT_EQ(ours["frames"].size(), golden["frames"].size());
     for (std::size_t i = 0; i < golden["frames"].size(); ++i) {
         const auto& metrics = golden["frames"][i]["metrics"];
-        ASSERT_TRUE(metrics.contains(c.key)) << golden_file;
-        EXPECT_EQ(g17(ours["frames"][i]["metrics"][c.key]), g17(metrics[c.key])) << "frame " << i;
+        for (const std::string& key : c.keys) {
+            ASSERT_TRUE(metrics.contains(key)) << golden_file << ": " << key;
+            EXPECT_EQ(g17(ours["frames"][i]["metrics"][key]), g17(metrics[key])) << "frame " << i << " " << key;
+        }
     }
 }
 

@@ -86,50 +86,19 @@ std::vector<std::array<int, 4>> netflix_dwt_indices(int size)
 
 // ---- pictures and runs ------------------------------------------------------
 
-std::unique_ptr<FeatureExtractor> make_adm(const OptionList& options)
-{
-    const FeatureInfo& info = find_feature("adm");
-    OptionValues values("adm", info.options);
-    values.set_all(options);
-    return info.create(values);
-}
-
-// Scores frames (ref[i], dis[i]) with one extractor and one scratch.
-Collector score(const OptionList& options, const std::vector<const Picture*>& ref,
-                const std::vector<const Picture*>& dis)
-{
-    auto extractor = make_adm(options);
-    extractor->init(ref[0]->format());
-    Collector collector;
-    SlotWriter writer(collector, extractor->output_names());
-    auto scratch = extractor->make_scratch();
-    for (std::size_t i = 0; i < ref.size(); ++i) {
-        FrameScores scores;
-        const FrameInputs inputs{*ref[i], *dis[i], i, {}, {}};
-        extractor->extract(inputs, scores, scratch.get());
-        extractor->collect(i, scores, writer);
-    }
-    return collector;
-}
+std::unique_ptr<FeatureExtractor> make_adm(const OptionList& options) { return test::make_extractor("adm", options); }
 
 Collector score(const OptionList& options, const Picture& ref, const Picture& dis)
 {
-    return score(options, std::vector<const Picture*>{&ref}, std::vector<const Picture*>{&dis});
+    return test::score_one_frame("adm", options, ref, dis);
 }
 
 double value(const Collector& c, const std::string& name, std::uint64_t frame = 0)
 {
-    const auto id = c.find(name);
-    EXPECT_TRUE(id) << name;
-    return id ? c.get(*id, frame) : NAN;
+    return test::frame_value(c, name, frame);
 }
 
-std::vector<std::string> names(const Collector& c)
-{
-    std::vector<std::string> out;
-    for (const auto& series : c.series()) out.push_back(series.name);
-    return out;
-}
+std::vector<std::string> names(const Collector& c) { return test::series_names(c); }
 
 const VideoFormat kFormat{96, 64, ChromaFormat::k420, 8};
 
@@ -394,25 +363,7 @@ TEST(Adm, UnknownBlendDisplayGivesNetflixsNaN)
 // others gives the same values as scored alone.
 TEST(Adm, ScratchReuseDoesNotChangeResults)
 {
-    for (const VideoFormat& format :
-         {VideoFormat{96, 64, ChromaFormat::k420, 8}, VideoFormat{37, 41, ChromaFormat::k444, 10}}) {
-        std::vector<Picture> ref, dis;
-        for (std::uint32_t i = 0; i < 3; ++i) {
-            ref.push_back(random_picture(format, 10 + i));
-            dis.push_back(random_picture(format, 20 + i, 40 << (format.bitdepth - 8), &ref.back()));
-        }
-        std::vector<const Picture*> refs, diss;
-        for (std::size_t i = 0; i < ref.size(); ++i) {
-            refs.push_back(&ref[i]);
-            diss.push_back(&dis[i]);
-        }
-        const Collector together = score({{"debug", "true"}}, refs, diss);
-        for (std::size_t i = 0; i < ref.size(); ++i) {
-            const Collector alone = score({{"debug", "true"}}, ref[i], dis[i]);
-            for (const std::string& name : names(alone))
-                EXPECT_EQ(value(together, name, i), value(alone, name)) << name << " frame " << i;
-        }
-    }
+    test::expect_frames_scored_independently("adm", {{"debug", "true"}});
 }
 
 // Every size 1x1..33x33 and a few odd ones, every chroma format and bit
@@ -420,24 +371,8 @@ TEST(Adm, ScratchReuseDoesNotChangeResults)
 // debug preset this also proves no read outside a buffer.
 TEST(Adm, EverySmallSizeGivesFiniteScores)
 {
-    std::vector<std::pair<unsigned, unsigned>> sizes;
-    for (unsigned w = 1; w <= 33; ++w)
-        for (unsigned h = 1; h <= 33; ++h) sizes.emplace_back(w, h);
-    sizes.insert(sizes.end(), {{257, 145}, {19, 23}, {65, 3}, {2, 70}, {129, 17}});
-    std::uint32_t seed = 0;
-    for (const ChromaFormat chroma : {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444}) {
-        for (const unsigned bits : {8u, 10u, 12u, 16u}) {
-            for (const auto& [w, h] : sizes) {
-                const VideoFormat format{w, h, chroma, bits};
-                const Picture ref = random_picture(format, ++seed);
-                const Picture dis = random_picture(format, ++seed, 30 << (bits - 8), &ref);
-                const Collector c = score({{"debug", "true"}}, ref, dis);
-                for (const auto& series : c.series())
-                    ASSERT_TRUE(std::isfinite(c.get(*c.find(series.name), 0)))
-                        << series.name << " at " << format.describe();
-            }
-        }
-    }
+    test::expect_finite_on_every_small_size(
+        "adm", {{"debug", "true"}}, {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444}, {8, 10, 12, 16});
 }
 
 // The options that change the arithmetic, on the sizes where Netflix's

@@ -223,7 +223,7 @@ void AdmExtractor::collect(std::uint64_t index, const FrameScores& scores, SlotW
 {
     // Netflix adds the float scale scores in double, scale 0 first.
     double num = 0, den = 0, aim_num = 0;
-    double scale_num[kScales], scale_den[kScales];
+    FrameOutputs o;
     for (int scale = 0; scale < kScales; ++scale) {
         ScaleScore s;
         if (scale == 0 && settings_.skip_scale0) {
@@ -234,38 +234,46 @@ void AdmExtractor::collect(std::uint64_t index, const FrameScores& scores, SlotW
         num += s.dlm;
         den += s.den;
         aim_num += s.aim;
-        scale_num[scale] = s.dlm;
-        scale_den[scale] = s.den;
+        o.scale_num[scale] = s.dlm;
+        o.scale_den[scale] = s.den;
     }
 
-    const int w = static_cast<int>(format_.width);
-    const int h = static_cast<int>(format_.height);
-    const double numden_limit = 1e-10 * (w * h) / (1920.0 * 1080.0);
-    num = num < numden_limit ? 0 : num;
-    den = den < numden_limit ? 0 : den;
+    const double limit = numden_limit(format_);
+    o.num = num < limit ? 0 : num;
+    o.den = den < limit ? 0 : den;
 
     // Netflix leaves the AIM score uninitialised when the denominator is 0
     // (a flat reference with adm_noise_weight=0); we define it as 0 there.
-    double score = 1.0, score_aim = 0.0;
-    if (den != 0.0) {
-        score_aim = aim_num / den;
-        score = num / den;
+    if (o.den != 0.0) {
+        o.score_aim = aim_num / o.den;
+        o.score = o.num / o.den;
     }
-    const double adm3 =
-        nf_max(score * settings_.dlm_weight + (1 - score_aim) * (1 - settings_.dlm_weight), settings_.min_val);
+    o.adm3 = nf_max(o.score * settings_.dlm_weight + (1 - o.score_aim) * (1 - settings_.dlm_weight),
+                    settings_.min_val);
+    write_frame_outputs(o, settings_.debug, index, out);
+}
 
+double numden_limit(const VideoFormat& format)
+{
+    const int w = static_cast<int>(format.width);
+    const int h = static_cast<int>(format.height);
+    return 1e-10 * (w * h) / (1920.0 * 1080.0);
+}
+
+void write_frame_outputs(const FrameOutputs& o, bool debug, std::uint64_t index, SlotWriter& out)
+{
     std::size_t slot = 0;
-    out.write(slot++, index, score);
-    out.write(slot++, index, score_aim);
-    out.write(slot++, index, adm3);
-    for (int scale = 0; scale < kScales; ++scale) out.write(slot++, index, scale_num[scale] / scale_den[scale]);
-    if (!settings_.debug) return;
-    out.write(slot++, index, score);
-    out.write(slot++, index, num);
-    out.write(slot++, index, den);
+    out.write(slot++, index, o.score);
+    out.write(slot++, index, o.score_aim);
+    out.write(slot++, index, o.adm3);
+    for (int scale = 0; scale < kScales; ++scale) out.write(slot++, index, o.scale_num[scale] / o.scale_den[scale]);
+    if (!debug) return;
+    out.write(slot++, index, o.score);
+    out.write(slot++, index, o.num);
+    out.write(slot++, index, o.den);
     for (int scale = 0; scale < kScales; ++scale) {
-        out.write(slot++, index, scale_num[scale]);
-        out.write(slot++, index, scale_den[scale]);
+        out.write(slot++, index, o.scale_num[scale]);
+        out.write(slot++, index, o.scale_den[scale]);
     }
 }
 

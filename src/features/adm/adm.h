@@ -40,6 +40,24 @@ struct Settings {
     static Settings from(const OptionValues& values);
 };
 
+// One frame's ADM scores, written by both Netflix ADM extractors (integer
+// and float) in the same order: adm2, aim, adm3, scale0..3 (num / den); with
+// debug also the score again, num, den, and num and den of each scale.
+struct FrameOutputs {
+    double score = 1.0;  // adm2: num / den
+    double score_aim = 0.0;
+    double adm3 = 0.0;
+    double num = 0.0;
+    double den = 0.0;
+    double scale_num[kScales] = {};
+    double scale_den[kScales] = {};
+};
+void write_frame_outputs(const FrameOutputs& scores, bool debug, std::uint64_t index, SlotWriter& out);
+
+// Netflix's floor for the numerator and denominator summed over scales: below
+// it they count as 0.
+double numden_limit(const VideoFormat& format);
+
 // Backend-independent part: options, per-scale parameters, sums -> scores.
 class AdmExtractor : public FeatureExtractor {
 public:

@@ -120,6 +120,18 @@ float barten_csf(int lambda, const CsfInputs& in, double scale)
                               barten_rod_cone_sensitivity(static_cast<float>(kBartenLuminance)) * scale);
 }
 
+// ---- DLM paper ------------------------------------------------------------------
+
+// The nominal spatial frequency of the level (half the display resolution at
+// level 0), in cycles per degree; the diagonal band's is divided by 0.7
+// (the oblique effect: the eye is less sensitive to diagonal detail).
+float dlm_csf(int lambda, const CsfInputs& in, bool diagonal)
+{
+    float frequency = static_cast<float>(pixels_per_degree(in) / std::pow(2.0, lambda + 1));
+    if (diagonal) frequency = static_cast<float>(frequency / 0.7);
+    return static_cast<float>((0.31 + 0.69 * frequency) * std::exp(-0.29 * frequency));
+}
+
 // ---- Barten/Watson blend tables -------------------------------------------------
 
 // [orientation: 0 h/v, 1 d][scale]
@@ -227,6 +239,13 @@ void csf_weights(int scale, const CsfInputs& in, float weights[3])
     weights[0] = hv;
     weights[1] = hv;
     weights[2] = d;
+}
+
+void dlm_csf_weights(int scale, const CsfInputs& in, float weights[3])
+{
+    weights[0] = dlm_csf(scale, in, false);
+    weights[1] = weights[0];
+    weights[2] = dlm_csf(scale, in, true);
 }
 
 void csf_fixed_weights(int scale, const CsfInputs& in, const float weights[3], std::uint32_t fixed[3])

@@ -1,6 +1,7 @@
 // ADM's contrast sensitivity functions (host only, once per run): the weight
 // of each scale's h/v and d bands, as Netflix computes them in float
-// (integer_adm.c's dwt_quant_step, barten_csf_tools.h).
+// (integer_adm.c's and adm_tools.h's identical dwt_quant_step,
+// barten_csf_tools.h, adm_csf_tools.h), for the integer and the float ADM.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,12 @@ struct CsfInputs {
 // others Netflix returns -EINVAL as the weight, and so do we (scores then
 // come out NaN or meaningless, as Netflix's do).
 void csf_weights(int scale, const CsfInputs& inputs, float weights[3]);
+
+// The weights {h, v, d} of the CSF of the DLM paper ("Image Quality Assessment
+// by Separately Evaluating Detail Losses and Additive Impairments", Li, Zhang,
+// Ma, Ngan, IEEE TMM 13(5), 2011): Netflix's adm_native_csf, which only the
+// float ADM offers (its adm_csf_mode 2). `inputs.mode` is not read.
+void dlm_csf_weights(int scale, const CsfInputs& inputs, float weights[3]);
 
 // The fixed-point weights the integer pipeline multiplies by: scale 0 in 16
 // bits (Q21, Q21, Q23), scales 1..3 in 32 bits (Q32). Netflix converts with
