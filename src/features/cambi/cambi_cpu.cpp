@@ -6,6 +6,7 @@
 // Netflix would read outside its buffers instead).
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "core/cpu_dispatch.h"
@@ -262,39 +263,15 @@ private:
     unsigned w_, h_, pad_, columns_;
 };
 
-// Netflix's quickselect (Hoare partition around arr[k], descending): leaves
-// the k largest values in arr[0..k), in the order its swaps leave them, which
-// decides the rounding of the sum below.
-void quick_select(float* arr, int n, int k)
-{
-    if (n == k) return;
-    int left = 0, right = n - 1;
-    while (left < right) {
-        const float pivot = arr[k];
-        int i = left, j = right;
-        do {
-            while (arr[i] > pivot) ++i;
-            while (arr[j] < pivot) --j;
-            if (i <= j) {
-                std::swap(arr[i], arr[j]);
-                ++i;
-                --j;
-            }
-        } while (i <= j);
-        if (j < k) left = i;
-        if (k < i) right = j;
-    }
-}
-
-// Mean of the top-k c-values, summed in double in quickselect's order.
+// Mean of the top-k c-values, summed exactly (cambi_math.h: any selection
+// of the k largest gives the same sum, so the GPU twin's radix select does).
 double spatial_pooling(float* c_values, double topk, unsigned w, unsigned h)
 {
-    const int n = static_cast<int>(w * h);
-    const int k = std::clamp(static_cast<int>(topk * n), 1, n);
-    quick_select(c_values, n, k);
-    double sum = 0;
-    for (int i = 0; i < k; ++i) sum += c_values[i];
-    return sum / k;
+    const int k = topk_count(topk, w, h);
+    std::nth_element(c_values, c_values + (k - 1), c_values + std::size_t{w} * h, std::greater<float>());
+    FixedSum sum;
+    for (int i = 0; i < k; ++i) add_fixed(sum, c_value_fixed(c_values[i]));
+    return pooled_mean(sum, k);
 }
 
 // The hot parts, in one version per instruction set (core/cpu_dispatch.h).

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "core/bit_math.h"
 #include "core/host_device.h"
@@ -128,4 +129,80 @@ TV_HD void set_band(ContrastParams& p)
     p.band_size = static_cast<std::uint16_t>(p.tvi[p.num_diffs - 1] + 1 - p.band_base);
 }
 
+// ---------------------------------------------------------------------------
+// Spatial pooling: the mean of the k largest c-values of a scale.
+//
+// Netflix adds the k values in double in the order its quickselect leaves
+// them, an order no parallel device can follow. twinvmaf adds them exactly
+// instead, in fixed point, which any order gives bit for bit, and rounds the
+// exact sum to double once (docs/compat.md, "cambi's top-k sum": it changes
+// no value of any public golden).
+//
+// Why fixed point is exact here: a c-value is 0 or
+// (float)(weight * p0 * pm) * reciprocal[p0 + pm] with weight, p0, pm >= 1
+// and p0 + pm < kReciprocalSize, so it lies in [2^-13, 2^14) (reciprocal >=
+// 1/4225 > 2^-13; weight * p0 * pm / (p0 + pm) <= 9 * 4225 / 4 < 2^14). A
+// float in that range is m * 2^(e-150), m < 2^24, e - 150 >= -36: in units
+// of 2^-kFixedFractionBits (2^-40) it is the integer m << (e - 110), below
+// 2^54. The sum keeps the high and low 32-bit halves of those integers in
+// two 64-bit counters, which cannot overflow below 2^32 values.
+inline constexpr int kFixedFractionBits = 40;
+
+struct FixedSum {
+    std::uint64_t high = 0;  // sum of (fixed >> 32)
+    std::uint64_t low = 0;   // sum of (fixed & 0xffffffff)
+};
+
+// A c-value in units of 2^-40 (see above; 0 for 0).
+TV_HD std::uint64_t c_value_fixed(float value)
+{
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    if (bits == 0) return 0;
+    const int exponent = static_cast<int>(bits >> 23);  // sign is 0: c-values are >= 0
+    const std::uint64_t mantissa = (bits & 0x7fffffu) | 0x800000u;
+    return mantissa << (exponent - 150 + kFixedFractionBits);
+}
+
+TV_HD void add_fixed(FixedSum& sum, std::uint64_t fixed, std::uint64_t times = 1)
+{
+    sum.high += (fixed >> 32) * times;
+    sum.low += (fixed & 0xffffffffu) * times;
+}
+
+// The order in which c-values rank for the top k, as unsigned integers: a
+// non-negative float's bits order like its value.
+TV_HD std::uint32_t c_value_key(float value)
+{
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+// How many values the top k of a scale of w x h c-values holds (Netflix's
+// clamp of (int)(topk * n) to [1, n]).
+TV_HD int topk_count(double topk, unsigned w, unsigned h)
+{
+    const int n = static_cast<int>(w * h);
+    const int k = static_cast<int>(topk * n);
+    return k < 1 ? 1 : (k > n ? n : k);
+}
+
 }  // namespace twinvmaf::cambi
+
+#if !defined(__CUDACC__) && !defined(__HIP__)
+#include <cmath>
+
+namespace twinvmaf::cambi {
+
+// The exact sum rounded once to double, divided by k: the scale's pooled
+// c-value. Host only (a 128-bit integer's conversion).
+inline double pooled_mean(const FixedSum& sum, int k)
+{
+    const unsigned __int128 total = (static_cast<unsigned __int128>(sum.high) << 32) + sum.low;
+    // The conversion rounds to nearest once; scaling by 2^-40 is exact.
+    return std::ldexp(static_cast<double>(total), -kFixedFractionBits) / k;
+}
+
+}  // namespace twinvmaf::cambi
+#endif
