@@ -319,12 +319,44 @@ TEST(Speed, QrSolveRecoversAKnownSolution)
         for (int c = 0; c < cols; ++c)
             for (int k = 0; k < n; ++k) bvec[i * cols + c] += a[i * n + k] * x[k * cols + c];
     std::vector<float> qt(n * n), r(n * n), scratch(4 * n * n + n), qb(n * cols), sol(n * cols);
-    qr_decompose(a.data(), n, qt.data(), r.data(), scratch.data());
+    qr_decompose(a.data(), n, qt.data(), r.data(), scratch.data(), SerialLoop{});
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < i; ++j) EXPECT_NEAR(r[i * n + j], 0.0f, 1e-5) << i << "," << j;
     matmul(qb.data(), qt.data(), bvec.data(), n, cols);
-    ASSERT_TRUE(back_substitute(r.data(), qb.data(), sol.data(), n, cols));
+    for (int j = 0; j < cols; ++j) ASSERT_TRUE(back_substitute_column(r.data(), qb.data(), sol.data(), n, cols, j));
     for (int i = 0; i < n * cols; ++i) EXPECT_NEAR(sol[i], x[i], 1e-4) << i;
+}
+
+// The CPU's fast loops implement the per-entry definitions a GPU twin runs:
+// matmul (rows in vector lanes) against matmul_entry, covariance_sums (325
+// pairs at once) against covariance_pair_sum, bit for bit.
+TEST(Speed, FastLoopsEqualTheirPerEntryDefinitions)
+{
+    std::mt19937 rng(11);
+    std::normal_distribution<float> normal(0, 30);
+    const int n = kBlockElements;
+    for (int cols : {1, 7, 25, 72}) {
+        std::vector<float> x(n * n), y(n * cols), dst(n * cols);
+        for (float& v : x) v = normal(rng);
+        for (float& v : y) v = normal(rng);
+        matmul(dst.data(), x.data(), y.data(), n, cols);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < cols; ++j)
+                ASSERT_EQ(dst[i * cols + j], matmul_entry(x.data(), y.data(), n, cols, i, j)) << i << "," << j;
+    }
+    for (auto [w, h] : {std::pair{9, 5}, std::pair{40, 23}, std::pair{61, 33}}) {
+        std::vector<float> data(static_cast<std::size_t>(w) * h);
+        for (float& v : data) v = normal(rng);
+        const int sub_w = w - 4, sub_h = h - 4;
+        float means[kBlockElements];
+        for (int k = 0; k < n; ++k) means[k] = submatrix_mean(data.data(), w, k / kBlock, k % kBlock, sub_w, sub_h);
+        std::vector<double> centered(static_cast<std::size_t>(sub_w) * kCovariancePad), sums(n * kCovariancePad);
+        covariance_sums(data.data(), w, sub_w, sub_h, means, centered.data(), sums.data());
+        for (int a = 0; a < n; ++a)
+            for (int b = 0; b <= a; ++b)
+                ASSERT_EQ(sums[a * kCovariancePad + b], covariance_pair_sum(data.data(), w, sub_w, sub_h, means, a, b))
+                    << w << "x" << h << " pair " << a << "," << b;
+    }
 }
 
 TEST(Speed, BlockScoreModes)

@@ -50,6 +50,25 @@ TV_HD float submatrix_mean(const float* data, std::ptrdiff_t stride, int r, int 
     return sum / static_cast<float>(static_cast<std::size_t>(sub_w) * static_cast<std::size_t>(sub_h));
 }
 
+// The double sum of (x_a - m_a)(x_b - m_b) over the sub-pictures of block
+// offsets a and b (a = row * 5 + column), rows in order, then columns: one
+// covariance entry before its division. The CPU's covariance_sums computes
+// all 325 pairs at once with these same sums (tests/unit/test_speed.cpp).
+TV_HD double covariance_pair_sum(const float* data, std::ptrdiff_t stride, int sub_w, int sub_h, const float* means,
+                                 int a, int b)
+{
+    const int ra = a / kBlock, ca = a % kBlock, rb = b / kBlock, cb = b % kBlock;
+    const double ma = static_cast<double>(means[a]), mb = static_cast<double>(means[b]);
+    double sum = 0;
+    for (int i = 0; i < sub_h; ++i)
+        for (int j = 0; j < sub_w; ++j) {
+            const double xa = static_cast<double>(data[(ra + i) * stride + (ca + j)]) - ma;
+            const double xb = static_cast<double>(data[(rb + i) * stride + (cb + j)]) - mb;
+            sum += xa * xb;
+        }
+    return sum;
+}
+
 // One covariance entry from its double sum (in row order, (x - mx)(y - my)).
 TV_HD float covariance_from_sum(double sum, int sub_w, int sub_h)
 {
@@ -238,8 +257,23 @@ TV_HD bool symmetric_eigenvalues(const float* m, int n, float* eig, float* scrat
 // --- Linear solve A X = B (A n x n, B n x cols) by Householder QR as
 // Netflix builds it: Q accumulated from explicit reflector matrices
 // I - 2 v v', R = Q A, then X from R X = Q B by back substitution.
+//
+// Its steps are loops over independent entries. They run through a `Loop`
+// policy: SerialLoop on the CPU; a GPU twin's policy shares each loop's
+// indices among a block's threads and synchronises the block before and
+// after it. The scalars between loops (norms) are computed by every thread
+// from the same data. Any division of a loop gives the same bits.
 
-// dst = x * y (n x n times n x cols), each entry summed over k in order from 0.
+// One entry of x * y (n x n times n x cols): the sum over k in order from +0.
+TV_HD float matmul_entry(const float* x, const float* y, int n, int cols, int i, int j)
+{
+    float acc = 0;
+    for (int k = 0; k < n; ++k) acc += x[i * n + k] * y[k * cols + j];
+    return acc;
+}
+
+// dst = x * y: every entry is matmul_entry(); the loop order (i, k, j) lets
+// the CPU add the products of a row side by side in vector lanes.
 TV_HD void matmul(float* dst, const float* x, const float* y, int n, int cols)
 {
     for (int i = 0; i < n * cols; ++i) dst[i] = 0;
@@ -250,6 +284,18 @@ TV_HD void matmul(float* dst, const float* x, const float* y, int n, int cols)
         }
 }
 
+struct SerialLoop {
+    template <class F>
+    TV_HD void operator()(int begin, int end, F&& f) const
+    {
+        for (int i = begin; i < end; ++i) f(i);
+    }
+    TV_HD void matmul(float* dst, const float* x, const float* y, int n, int cols) const
+    {
+        speed::matmul(dst, x, y, n, cols);
+    }
+};
+
 TV_HD float vector_norm(const float* v, int n)
 {
     float sum = 0;
@@ -258,55 +304,73 @@ TV_HD float vector_norm(const float* v, int n)
 }
 
 // Q (returned transposed back, i.e. Q' with Q' A = R) and R of n x n `a`.
-// scratch: 4 n*n + n floats. On return q holds Q' (the product of the
+// scratch: 3 n*n + n floats. On return q holds Q' (the product of the
 // reflectors) and r holds R = Q' A.
-TV_HD void qr_decompose(const float* a, int n, float* qt, float* r, float* scratch)
+template <class Loop>
+TV_HD void qr_decompose(const float* a, int n, float* qt, float* r, float* scratch, const Loop& loop)
 {
     float* z = scratch;
     float* h = z + n * n;
     float* tmp = h + n * n;
     float* v = tmp + n * n;
-    for (int i = 0; i < n * n; ++i) z[i] = a[i];
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) qt[i * n + j] = i == j ? 1.0f : 0.0f;
+    loop(0, n * n, [&](int e) {
+        z[e] = a[e];
+        qt[e] = e / n == e % n ? 1.0f : 0.0f;
+    });
     for (int k = 0; k + 1 < n; ++k) {
-        for (int i = 0; i < n; ++i)  // minor: rows/cols < k become identity
-            for (int j = 0; j < n; ++j)
-                if (i < k || j < k) z[i * n + j] = i == j ? 1.0f : 0.0f;
-        for (int i = 0; i < n; ++i) v[i] = z[i * n + k];
+        loop(0, n * n, [&](int e) {  // minor: rows/cols < k become identity
+            const int i = e / n, j = e % n;
+            if (i < k || j < k) z[e] = i == j ? 1.0f : 0.0f;
+        });
+        loop(0, n, [&](int i) { v[i] = z[i * n + k]; });
         const float norm = vector_norm(v, n);
-        v[k] += static_cast<float>(sign_of(a[k * n + k])) * norm;
+        loop(k, k + 1, [&](int i) { v[i] += static_cast<float>(sign_of(a[k * n + k])) * norm; });
         const float vn = vector_norm(v, n);
-        for (int i = 0; i < n; ++i) v[i] = v[i] / vn;
-        for (int i = 0; i < n; ++i)
-            for (int j = 0; j < n; ++j) h[i * n + j] = -2.0f * v[i] * v[j];
-        for (int i = 0; i < n; ++i) h[i * n + i] += 1;
-        matmul(tmp, h, z, n, n);
-        for (int i = 0; i < n * n; ++i) z[i] = tmp[i];
-        matmul(tmp, h, qt, n, n);
-        for (int i = 0; i < n * n; ++i) qt[i] = tmp[i];
+        loop(0, n, [&](int i) { v[i] = v[i] / vn; });
+        loop(0, n * n, [&](int e) {  // h = I - 2 v v'
+            const int i = e / n, j = e % n;
+            const float t = -2.0f * v[i] * v[j];
+            h[e] = i == j ? t + 1 : t;
+        });
+        loop.matmul(tmp, h, z, n, n);
+        loop(0, n * n, [&](int e) { z[e] = tmp[e]; });
+        loop.matmul(tmp, h, qt, n, n);
+        loop(0, n * n, [&](int e) { qt[e] = tmp[e]; });
     }
-    matmul(r, qt, a, n, n);
+    loop.matmul(r, qt, a, n, n);
 }
 
-// Back substitution R X = B (R upper triangular n x n, B n x cols) into x.
-// False (x partly written) when a diagonal entry of R is below 1e-6.
-TV_HD bool back_substitute(const float* r, const float* b, float* x, int n, int cols)
+// Back substitution R X = B (R upper triangular n x n, B n x cols) for
+// column j of X. False (the column partly written) when a diagonal entry of
+// R is below 1e-6; that depends on R only, so every column says the same.
+TV_HD bool back_substitute_column(const float* r, const float* b, float* x, int n, int cols, int j)
 {
     for (int i = n - 1; i >= 0; --i) {
         const float den = r[i * n + i];
         if (static_cast<double>(abs_f(den)) < kEigenvalueEps) return false;
-        float* xi = x + static_cast<std::ptrdiff_t>(i) * cols;
-        const float* bi = b + static_cast<std::ptrdiff_t>(i) * cols;
-        for (int j = 0; j < cols; ++j) xi[j] = bi[j];
-        for (int k = i + 1; k < n; ++k) {  // same per-entry order as k inner
-            const float rik = r[i * n + k];
-            const float* xk = x + static_cast<std::ptrdiff_t>(k) * cols;
-            for (int j = 0; j < cols; ++j) xi[j] -= xk[j] * rik;
-        }
-        for (int j = 0; j < cols; ++j) xi[j] = xi[j] / den;
+        float xi = b[i * cols + j];
+        for (int k = i + 1; k < n; ++k) xi -= x[k * cols + j] * r[i * n + k];
+        x[i * cols + j] = xi / den;
     }
     return true;
+}
+
+// Independent term Y (25 x blocks): entry (k, block) is sample k of the block.
+TV_HD float independent_entry(const float* data, std::ptrdiff_t stride, int blocks_x, int k, int block)
+{
+    const int r = k / kBlock, c = k % kBlock, by = block / blocks_x, bx = block % blocks_x;
+    return data[(by * kBlock + r) * stride + bx * kBlock + c];
+}
+
+// S of one block: the sum over k of x[k] y[k] / 25, added in k order.
+TV_HD float block_variance(const float* x, const float* y, int blocks, int b)
+{
+    float variance = 0;
+    for (int k = 0; k < kBlockElements; ++k) {
+        const float z = (x[k * blocks + b] * y[k * blocks + b]) / static_cast<float>(kBlockElements);
+        variance = k == 0 ? z : variance + z;
+    }
+    return variance;
 }
 
 // --- Entropies and the score.
@@ -363,6 +427,40 @@ TV_HD float block_score(float e_ref, float e_dis, float v_ref, float v_dis, floa
     const float spatial_ref = static_cast<float>(static_cast<double>(e_ref) * w_ref);
     const float spatial_dis = static_cast<float>(static_cast<double>(e_dis) * w_dis);
     return abs_f(spatial_ref - spatial_dis);
+}
+
+// The entropy of one block: entropy_step over the 25 eigenvalues in order
+// (negative ones as 0).
+TV_HD float block_entropy(const float* eig, float variance, float sigma_nn, double log2_2pie)
+{
+    float entropy = 0;
+    for (int k = 0; k < kBlockElements; ++k) {
+        const float l = eig[k] < 0 ? 0 : eig[k];
+        entropy = entropy_step(entropy, l, variance, sigma_nn, log2_2pie);
+    }
+    return entropy;
+}
+
+// get_speed_score of a reference / distorted pair of block statistics: 0
+// when only one side was singular, else the mean of block_score(), added in
+// block order in float.
+TV_HD float speed_score_of(const float* e_ref, const float* v_ref, bool singular_ref, const float* e_dis,
+                           const float* v_dis, bool singular_dis, int blocks, float sigma_nn, float nn_floor, int mode)
+{
+    if (singular_ref != singular_dis) return 0.0f;  // only one side unstable: 0, as Netflix
+    const float base = base_entropy(sigma_nn, nn_floor, log2_2pi_e());
+    float score = 0;
+    for (int b = 0; b < blocks; ++b) score += block_score(e_ref[b], e_dis[b], v_ref[b], v_dis[b], base, mode);
+    return score / static_cast<float>(blocks);
+}
+
+// speed_chroma_uv from the U and V scores: where one channel's covariance
+// was singular the other channel's score, else their mean.
+TV_HD float combine_uv(float u, float v, bool u_singular, bool v_singular)
+{
+    if (u_singular && !v_singular) return v;
+    if (v_singular && !u_singular) return u;
+    return static_cast<float>(static_cast<double>(u + v) / 2.0);
 }
 
 }  // namespace twinvmaf::speed
