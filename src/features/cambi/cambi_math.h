@@ -78,6 +78,29 @@ TV_HD std::uint16_t to_10bit(unsigned sample, unsigned bitdepth)
     return static_cast<std::uint16_t>(sample << (10 - bitdepth));
 }
 
+// Netflix's 2x2 anti-dithering average of a sample (value r0, right
+// neighbour r1, lower neighbours n0, n1): the last column averages only
+// vertically, the last row only horizontally, the corner stays.
+TV_HD std::uint16_t anti_dithered(std::uint16_t r0, std::uint16_t r1, std::uint16_t n0, std::uint16_t n1, bool last_row,
+                                  bool last_col)
+{
+    if (!last_row && !last_col) return static_cast<std::uint16_t>((r0 + r1 + n0 + n1) >> 2);
+    if (!last_row) return static_cast<std::uint16_t>((r0 + n0) >> 1);
+    if (!last_col) return static_cast<std::uint16_t>((r0 + r1) >> 1);
+    return r0;
+}
+
+// Whether sample (r, c) of a w x h picture equals its right and lower
+// neighbours (the last column and row compare only what they have; the
+// corner counts as flat): the spatial mask's derivative test.
+TV_HD bool flat_sample(const std::uint16_t* image, std::ptrdiff_t stride, unsigned w, unsigned h, unsigned r, unsigned c)
+{
+    const std::uint16_t* a = image + r * stride;
+    const bool right = c + 1 < w ? a[c] == a[c + 1] : true;
+    const bool down = r + 1 < h ? a[c] == a[c + stride] : true;
+    return right && down;
+}
+
 // Nearest-neighbour resampling: the source index of output index i, stepping
 // a float position by `ratio` from `start` as Netflix does (the position is
 // accumulated in float; + 0.5 is a double addition).
