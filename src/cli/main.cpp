@@ -115,10 +115,7 @@ Backend choose_backend(const Settings& settings, const std::vector<OptionValues>
     if (settings.backend == "hip") return Backend::kHip;
     for (Backend gpu : {Backend::kCuda, Backend::kHip}) {
         if (gpu_device_count(gpu) <= settings.gpu) continue;
-        const bool all_twins = std::all_of(features.begin(), features.end(), [&](const OptionValues& f) {
-            return twin_exists(f.feature(), gpu);
-        });
-        if (all_twins) return gpu;
+        if (gpu_refusal(gpu, features).empty()) return gpu;
     }
     return Backend::kCpu;
 }

@@ -75,6 +75,11 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
                     distorted.format().describe());
     }
     const VideoFormat format = reference.format();
+    // A run the GPU cannot take is refused before any extractor sets up
+    // (cambi's heatmaps_path would make its files in init()).
+    if (config_.backend != Backend::kCpu) {
+        if (std::string why = gpu_refusal(config_.backend, config_.feature_options); !why.empty()) throw Error(why);
+    }
     for (auto& extractor : extractors_) extractor->init(format);
 
     reference.skip(config_.skip_ref);

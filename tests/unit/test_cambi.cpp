@@ -275,7 +275,7 @@ std::vector<float> random_c_values(std::size_t n, std::uint32_t seed, double zer
         // Counts from small windows (few samples of a value) and from large.
         const int range = rng() % 2 ? 20 : 2000;
         const int p0 = 1 + static_cast<int>(rng() % range), pm = 1 + static_cast<int>(rng() % range);
-        const int weight = kContrastWeights[rng() % kMaxDiffs];
+        const int weight = contrast_weight(static_cast<int>(rng() % kMaxDiffs));
         v = static_cast<float>(weight * p0 * pm) * reciprocal[p0 + pm];
     }
     return out;

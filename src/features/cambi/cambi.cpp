@@ -420,8 +420,8 @@ void CambiCpu::init(const VideoFormat& format)
 void CambiCpu::write_heatmap(int scale, std::uint64_t frame, const float* c_values, unsigned width,
                              unsigned height) const
 {
-    int max_weight = kContrastWeights[0];
-    for (int d = 0; d < setup_.contrast.num_diffs; ++d) max_weight = std::max(max_weight, kContrastWeights[d]);
+    int max_weight = contrast_weight(0);
+    for (int d = 0; d < setup_.contrast.num_diffs; ++d) max_weight = std::max(max_weight, contrast_weight(d));
     const int window = static_cast<int>(setup_.dis.window);
     const int max_c_value = max_weight * window * window / 4;
     const double scaling = static_cast<double>(65535) / max_c_value;

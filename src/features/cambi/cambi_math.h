@@ -18,10 +18,16 @@ namespace twinvmaf::cambi {
 
 inline constexpr int kScales = 5;
 inline constexpr int kScaleWeights[kScales] = {16, 8, 4, 2, 1};
-// Netflix's suprathreshold contrast response, indexed by contrast step - 1.
+// Netflix's suprathreshold contrast response of a contrast step d + 1
+// (d < kMaxDiffs). A table local to the function, which GPU code can read
+// (not a namespace-scope array).
 inline constexpr int kMaxDiffs = 32;
-inline constexpr int kContrastWeights[kMaxDiffs] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
-                                                    8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+TV_HD int contrast_weight(int d)
+{
+    static constexpr int kWeights[kMaxDiffs] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
+                                                8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+    return kWeights[d];
+}
 // The spatial mask counts flat samples in a 7x7 window.
 inline constexpr int kMaskFilterSize = 7;
 // Below this width AND height cambi does not score (Netflix's init fails).
@@ -136,7 +142,7 @@ TV_HD float c_value(const std::uint16_t* histograms, std::ptrdiff_t row_stride, 
             const unsigned p1 = histograms[up * row_stride + col];
             const unsigned p2 = down >= 0 ? histograms[down * row_stride + col] : 0u;
             const unsigned pm = p1 > p2 ? p1 : p2;
-            const int product = kContrastWeights[d] * static_cast<int>(p0) * static_cast<int>(pm);
+            const int product = contrast_weight(d) * static_cast<int>(p0) * static_cast<int>(pm);
             const float val = static_cast<float>(product) * reciprocal[pm + p0];
             if (val > best) best = val;
         }
@@ -179,8 +185,7 @@ struct FixedSum {
 // A c-value in units of 2^-40 (see above; 0 for 0).
 TV_HD std::uint64_t c_value_fixed(float value)
 {
-    std::uint32_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
+    const std::uint32_t bits = tv::bit_cast<std::uint32_t>(value);
     if (bits == 0) return 0;
     const int exponent = static_cast<int>(bits >> 23);  // sign is 0: c-values are >= 0
     const std::uint64_t mantissa = (bits & 0x7fffffu) | 0x800000u;
@@ -197,9 +202,7 @@ TV_HD void add_fixed(FixedSum& sum, std::uint64_t fixed, std::uint64_t times = 1
 // non-negative float's bits order like its value.
 TV_HD std::uint32_t c_value_key(float value)
 {
-    std::uint32_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    return bits;
+    return tv::bit_cast<std::uint32_t>(value);
 }
 
 // How many values the top k of a scale of w x h c-values holds (Netflix's

@@ -123,6 +123,11 @@ public:
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
     void flush(Collector& collector) override;
 
+    // What init() fixed, for a GPU twin built from this extractor.
+    const Settings& settings() const { return settings_; }
+    const Geometry& geometry() const { return geometry_; }
+    const Filters& filters() const { return filters_; }
+
 protected:
     Kind kind_;
     Settings settings_;
@@ -139,6 +144,12 @@ class SpeedChroma final : public SpeedExtractor {
 public:
     SpeedChroma(const Settings& settings, const OptionValues& values);
     void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
+
+    // The frame's outputs from the channel scores (CPU and twin): each
+    // clipped to speed_max_val as libvmaf's MIN(float, double); integer 0
+    // holds the singular-covariance flags.
+    static void set_scores(FrameScores& scores, const Settings& settings, float u, float v, float uv,
+                           std::uint64_t flags);
 };
 
 class SpeedTemporal final : public SpeedExtractor {
@@ -147,6 +158,10 @@ public:
     unsigned history() const override { return 1; }
     bool temporal() const override { return true; }
     void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
+
+    // The frame's output (not clipped: Netflix ignores speed_max_val here)
+    // and its singular flags, for the CPU and the twin.
+    static void set_scores(FrameScores& scores, float score, std::uint64_t flags);
 };
 
 FeatureInfo chroma_feature_info();

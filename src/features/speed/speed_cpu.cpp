@@ -187,18 +187,28 @@ void SpeedChroma::extract(const FrameInputs& inputs, FrameScores& scores, Scratc
         flags |= (s.dis.singular ? 2u : 0u) << (2 * c);
     }
     const float uv = combine_uv(channel_score[0], channel_score[1], channel_error[0], channel_error[1]);
-    const double max_val = settings_.max_val;
-    scores.set(0, nf_min_double(channel_score[0], max_val));
-    scores.set(1, nf_min_double(channel_score[1], max_val));
-    scores.set(2, nf_min_double(uv, max_val));
+    set_scores(scores, settings_, channel_score[0], channel_score[1], uv, flags);
+}
+
+void SpeedChroma::set_scores(FrameScores& scores, const Settings& settings, float u, float v, float uv,
+                             std::uint64_t flags)
+{
+    scores.set(0, nf_min_double(u, settings.max_val));
+    scores.set(1, nf_min_double(v, settings.max_val));
+    scores.set(2, nf_min_double(uv, settings.max_val));
+    scores.set_integer(0, flags);
+}
+
+void SpeedTemporal::set_scores(FrameScores& scores, float score, std::uint64_t flags)
+{
+    scores.set(0, static_cast<double>(score));
     scores.set_integer(0, flags);
 }
 
 void SpeedTemporal::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const
 {
-    scores.set_integer(0, 0);
-    if (inputs.index == 0) {
-        scores.set(0, 0.0);
+    if (inputs.index == 0) {  // no earlier frame: 0, as Netflix
+        set_scores(scores, 0.0f, 0);
         return;
     }
     PlaneScratch& s = *static_cast<PlaneScratch*>(scratch);
@@ -216,9 +226,8 @@ void SpeedTemporal::extract(const FrameInputs& inputs, FrameScores& scores, Scra
 
     plane_stats(settings_, geometry_, filters_, s.ref_plane2.data(), s, s.ref);
     plane_stats(settings_, geometry_, filters_, s.dis_plane2.data(), s, s.dis);
-    const float score = speed_score(settings_, geometry_, s.ref, s.dis);
-    scores.set(0, static_cast<double>(score));
-    scores.set_integer(0, (s.ref.singular ? 1u : 0u) | (s.dis.singular ? 2u : 0u));
+    set_scores(scores, speed_score(settings_, geometry_, s.ref, s.dis),
+               (s.ref.singular ? 1u : 0u) | (s.dis.singular ? 2u : 0u));
 }
 
 }  // namespace twinvmaf::speed

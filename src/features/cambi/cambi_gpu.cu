@@ -1,0 +1,488 @@
+// The GPU twin of cambi: every stage of CambiCpu on the device, from the
+// arithmetic of cambi_math.h, with the CPU's buffers and their in-place
+// semantics, then one small result block per frame: the exact top-k sums of
+// every scale (FixedSum), which the host turns into the score with the CPU's
+// own score_from_pools().
+//
+// Per input (the distorted frame; the source too with full_ref), per frame:
+//   preprocess    luma -> 10 bits at the plan size (resampling tables), with
+//                 the anti-dithering average computed from the values before
+//                 it (what the CPU's in-place pass reads)
+//   flat, mask    the spatial mask: flat_sample() per sample, then the 7x7
+//                 count in a shared tile
+//   per scale     decimate + mode filter into a temporary region, copied back
+//                 (the CPU rewrites one buffer in place; reads of earlier
+//                 values only, so gather-then-copy gives its bytes, and what
+//                 lies outside the region stays as the CPU leaves it);
+//                 c-values: a block per tile of 32 (or 16) columns x 32 rows
+//                 keeps the tile's histograms in shared memory and slides
+//                 them down its rows as the CPU does, with integer counts
+//                 (atomic adds of 16-bit halves, exact in any order);
+//                 pooling: a radix select of the k-th largest c-value over
+//                 its float bits (3 passes of 11/11/10 bits), then the exact
+//                 fixed-point sum of the k largest.
+// Everything is integer but the c-value itself (c_value(), the CPU's float
+// product), so no order matters anywhere.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "features/cambi/cambi.h"
+#include "features/cambi/cambi_math.h"
+#include "gpu/block_sum.h"
+#include "gpu/device_array.h"
+#include "gpu/device_twin.h"
+
+namespace twinvmaf::cambi {
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kTileRows = 32;  // rows of c-values per block
+// Radix select over the 32 bits of a c-value: digits of 11, 11 and 10 bits.
+constexpr int kPasses = 3;
+__host__ __device__ constexpr int digit_shift(int pass) { return pass == 0 ? 21 : pass == 1 ? 10 : 0; }
+__host__ __device__ constexpr int digit_bins(int pass) { return pass == 2 ? 1024 : 2048; }
+constexpr int kMaxBins = 2048;
+// The 2-D kernels' blocks.
+constexpr unsigned kTileX = 32, kTileY = 8;
+
+// ---------------------------------------------------------------- preprocess
+
+template <class Sample>
+__global__ void preprocess_kernel(const std::uint8_t* plane, std::ptrdiff_t plane_stride, unsigned bitdepth,
+                                  unsigned w, unsigned h, const unsigned* source_columns,
+                                  const unsigned* source_rows, bool anti_dither, std::uint16_t* image,
+                                  std::size_t stride)
+{
+    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= w || y >= h) return;
+    auto value = [&](unsigned i, unsigned j) -> std::uint16_t {
+        const unsigned row = source_rows ? source_rows[i] : i;
+        const unsigned col = source_columns ? source_columns[j] : j;
+        return to_10bit(reinterpret_cast<const Sample*>(plane + row * plane_stride)[col], bitdepth);
+    };
+    std::uint16_t v = value(y, x);
+    if (anti_dither) {
+        const bool last_row = y + 1 == h, last_col = x + 1 == w;
+        const unsigned right = last_col ? x : x + 1, down = last_row ? y : y + 1;
+        v = anti_dithered(v, value(y, right), value(down, x), value(down, right), last_row, last_col);
+    }
+    image[y * stride + x] = v;
+}
+
+// ---------------------------------------------------------------- spatial mask
+
+__global__ void flat_kernel(const std::uint16_t* image, std::size_t stride, unsigned w, unsigned h, std::uint8_t* flat)
+{
+    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h) return;
+    flat[y * stride + x] = flat_sample(image, static_cast<std::ptrdiff_t>(stride), w, h, y, x) ? 1 : 0;
+}
+
+__global__ void mask_kernel(const std::uint8_t* flat, std::size_t stride, unsigned w, unsigned h, unsigned threshold,
+                            std::uint8_t* mask)
+{
+    constexpr int half = kMaskFilterSize / 2;
+    constexpr int tile_w = kTileX + 2 * half, tile_h = kTileY + 2 * half;
+    __shared__ std::uint8_t tile[tile_h][tile_w];
+    const int x0 = static_cast<int>(blockIdx.x * kTileX) - half, y0 = static_cast<int>(blockIdx.y * kTileY) - half;
+    for (int i = threadIdx.y * kTileX + threadIdx.x; i < tile_w * tile_h; i += kTileX * kTileY) {
+        const int r = y0 + i / tile_w, c = x0 + i % tile_w;
+        const bool inside = r >= 0 && c >= 0 && r < static_cast<int>(h) && c < static_cast<int>(w);
+        tile[i / tile_w][i % tile_w] = inside ? flat[r * stride + c] : 0;  // the window is cut at the frame
+    }
+    __syncthreads();
+    const unsigned x = blockIdx.x * kTileX + threadIdx.x, y = blockIdx.y * kTileY + threadIdx.y;
+    if (x >= w || y >= h) return;
+    unsigned count = 0;
+    for (int dy = 0; dy < kMaskFilterSize; ++dy)
+        for (int dx = 0; dx < kMaskFilterSize; ++dx) count += tile[threadIdx.y + dy][threadIdx.x + dx];
+    mask[y * stride + x] = count > threshold ? 1 : 0;
+}
+
+// ---------------------------------------------------------------- one scale
+
+// The CPU's decimate (when `decimate`) and filter_mode, as a gather from the
+// buffer's values before them into the temporary region [0, w) x [0, h).
+__global__ void scale_kernel(const std::uint16_t* image, const std::uint8_t* mask, std::size_t stride, unsigned w,
+                             unsigned h, bool decimate, std::uint16_t* out_image, std::uint8_t* out_mask)
+{
+    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h) return;
+    const unsigned step = decimate ? 2 : 1;
+    auto d = [&](unsigned i, unsigned j) { return image[(step * i) * stride + step * j]; };
+    // The horizontal mode of row r at column x (edges copied).
+    auto horizontal = [&](unsigned r) {
+        if (x == 0 || x + 1 == w) return d(r, x);
+        return mode3(d(r, x - 1), d(r, x), d(r, x + 1));
+    };
+    const std::uint16_t v = (y == 0 || y + 1 == h) ? d(y, x) : mode3(horizontal(y - 1), horizontal(y), horizontal(y + 1));
+    out_image[y * stride + x] = v;
+    if (decimate) out_mask[y * stride + x] = mask[(2 * y) * stride + 2 * x];
+}
+
+__global__ void copy_back_kernel(const std::uint16_t* from_image, const std::uint8_t* from_mask, std::size_t stride,
+                                 unsigned w, unsigned h, bool with_mask, std::uint16_t* image, std::uint8_t* mask)
+{
+    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h) return;
+    image[y * stride + x] = from_image[y * stride + x];
+    if (with_mask) mask[y * stride + x] = from_mask[y * stride + x];
+}
+
+// ---------------------------------------------------------------- c-values
+
+// The sample's histogram value (compact, in the band) if it is masked, else -1.
+__device__ int counted(const std::uint16_t* image, const std::uint8_t* mask, std::size_t stride, int row, int col,
+                       const ContrastParams& p)
+{
+    const std::size_t at = static_cast<std::size_t>(row) * stride + col;
+    if (!mask[at]) return -1;
+    const unsigned compact = static_cast<unsigned>(image[at]) - p.band_base;
+    return compact < p.band_size ? static_cast<int>(compact) : -1;
+}
+
+// c-values of rows [i0, i0 + kTileRows) and columns [c0, c0 + tile) of a
+// scale: the tile's histograms (value x tile column, 16-bit counts, two to a
+// 32-bit word) slide down the rows as the CPU's Windows do. A sample at
+// column j (< `columns`: at scales narrower than the window, the CPU also
+// counts the buffer's columns up to the window's half-width) counts for
+// every tile column within pad of it.
+__global__ void c_values_kernel(const std::uint16_t* image, const std::uint8_t* mask, std::size_t stride, unsigned w,
+                                unsigned h, unsigned pad, unsigned columns, unsigned tile, ContrastParams p,
+                                const float* reciprocal, float* c_values)
+{
+    extern __shared__ std::uint32_t hist_words[];  // band_size * tile / 2
+    const int c0 = static_cast<int>(blockIdx.x * tile), i0 = static_cast<int>(blockIdx.y * kTileRows);
+    const int span = 2 * static_cast<int>(pad) + 1;
+    const int words = static_cast<int>(p.band_size * tile / 2);
+    for (int k = threadIdx.x; k < words; k += blockDim.x) hist_words[k] = 0;
+    __syncthreads();
+
+    const int wi = static_cast<int>(w), hi = static_cast<int>(h), cols = static_cast<int>(columns);
+    const int t = static_cast<int>(tile);
+    // Adds `delta` for every (tile column, sample within pad) of row r.
+    auto update_row = [&](int r, std::uint32_t delta) {
+        for (int e = threadIdx.x; e < t * span; e += blockDim.x) {
+            const int c = e % t, j = c0 + c + e / t - static_cast<int>(pad);
+            if (c0 + c >= wi || j < 0 || j >= cols) continue;
+            const int v = counted(image, mask, stride, r, j, p);
+            if (v < 0) continue;
+            const int index = v * t + c;
+            atomicAdd(&hist_words[index >> 1], delta << (16 * (index & 1)));
+        }
+    };
+    // The window of row i0: rows [i0 - pad, i0 + pad] inside the scale.
+    const int first = max(0, i0 - static_cast<int>(pad)), last = min(hi - 1, i0 + static_cast<int>(pad));
+    for (int e = threadIdx.x; e < (last - first + 1) * t * span; e += blockDim.x) {
+        const int r = first + e / (t * span), rest = e % (t * span);
+        const int c = rest % t, j = c0 + c + rest / t - static_cast<int>(pad);
+        if (c0 + c >= wi || j < 0 || j >= cols) continue;
+        const int v = counted(image, mask, stride, r, j, p);
+        if (v < 0) continue;
+        const int index = v * t + c;
+        atomicAdd(&hist_words[index >> 1], 1u << (16 * (index & 1)));
+    }
+    __syncthreads();
+    const auto* hist = reinterpret_cast<const std::uint16_t*>(hist_words);
+    for (int i = i0; i < i0 + static_cast<int>(kTileRows) && i < hi; ++i) {
+        if (i > i0) {
+            const int out = i - static_cast<int>(pad) - 1, in = i + static_cast<int>(pad);
+            if (out >= 0) update_row(out, 0xffffffffu);  // -1 in the half: modulo 2^32, exact once all are in
+            if (in < hi) update_row(in, 1u);
+            __syncthreads();
+        }
+        for (int c = threadIdx.x; c < t; c += blockDim.x) {
+            const int col = c0 + c;
+            if (col >= wi) continue;
+            const std::size_t at = static_cast<std::size_t>(i) * stride + col;
+            c_values[static_cast<std::size_t>(i) * w + col] =
+                mask[at] ? c_value(hist, t, c, image[at], p, reciprocal) : 0.0f;
+        }
+        __syncthreads();
+    }
+}
+
+// ---------------------------------------------------------------- top-k pooling
+
+// Where the radix select stands before a pass: the digits found so far
+// (prefix), how many of the top k are still to find among the values that
+// share them, and whether fewer than k values are positive (then the top k
+// are every positive value and as many zeros).
+struct SelectState {
+    std::uint32_t prefix;
+    std::uint32_t remaining;
+    std::uint32_t exhausted;
+};
+
+// Values that match the digits above `pass` (and are positive).
+__device__ bool in_play(std::uint32_t key, const SelectState& s, int pass)
+{
+    if (key == 0 || s.exhausted) return false;
+    if (pass == 0) return true;
+    const int above = digit_shift(pass - 1);
+    return (key >> above) == (s.prefix >> above);
+}
+
+// Every block: the digit of `pass` that holds the remaining-th largest value
+// in play, from the pass's histogram, and the state after it.
+__device__ SelectState resolve_digit(const std::uint32_t* hist, int pass, SelectState s)
+{
+    __shared__ std::uint32_t chunk[kThreads];
+    __shared__ SelectState result;
+    const int bins = digit_bins(pass), per = bins / kThreads;
+    // Thread t holds the t-th chunk of bins from the top.
+    std::uint32_t sum = 0;
+    for (int b = 0; b < per; ++b) sum += hist[bins - 1 - (threadIdx.x * per + b)];
+    chunk[threadIdx.x] = sum;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        result = s;
+        std::uint32_t above = 0;
+        int found = -1;
+        for (unsigned t = 0; t < kThreads && found < 0; ++t) {
+            if (above + chunk[t] >= s.remaining) {
+                for (int b = 0; b < per; ++b) {
+                    const int digit = bins - 1 - static_cast<int>(t * per + b);
+                    if (above + hist[digit] >= s.remaining) {
+                        found = digit;
+                        break;
+                    }
+                    above += hist[digit];
+                }
+            } else {
+                above += chunk[t];
+            }
+        }
+        if (found < 0) {
+            result.exhausted = 1;
+        } else {
+            result.prefix |= static_cast<std::uint32_t>(found) << digit_shift(pass);
+            result.remaining = s.remaining - above;
+        }
+    }
+    __syncthreads();
+    return result;
+}
+
+// Pass `pass` of the select: resolves the previous pass's digit (pass > 0;
+// block 0 keeps the state for the next kernel), then counts this pass's
+// digits of the values in play.
+__global__ void select_pass_kernel(const float* c_values, std::uint32_t n, int pass, std::uint32_t k,
+                                   std::uint32_t* histograms, SelectState* states)
+{
+    __shared__ std::uint32_t bins[kMaxBins];
+    SelectState s{0, k, 0};
+    if (pass > 0) {
+        s = pass == 1 ? SelectState{0, k, 0} : states[pass - 1];
+        s = resolve_digit(histograms + (pass - 1) * kMaxBins, pass - 1, s);
+        if (blockIdx.x == 0 && threadIdx.x == 0) states[pass] = s;
+    }
+    for (int b = threadIdx.x; b < digit_bins(pass); b += blockDim.x) bins[b] = 0;
+    __syncthreads();
+    const std::uint32_t mask = static_cast<std::uint32_t>(digit_bins(pass) - 1);
+    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const std::uint32_t key = c_value_key(c_values[i]);
+        if (in_play(key, s, pass)) atomicAdd(&bins[(key >> digit_shift(pass)) & mask], 1u);
+    }
+    __syncthreads();
+    for (int b = threadIdx.x; b < digit_bins(pass); b += blockDim.x)
+        if (bins[b]) atomicAdd(&histograms[pass * kMaxBins + b], bins[b]);
+}
+
+// The last digit, hence the k-th largest value t and how many of it are in
+// the top k; then the exact sum of the values above t plus those copies of t.
+__global__ void top_k_sum_kernel(const float* c_values, std::uint32_t n, const std::uint32_t* histograms,
+                                 const SelectState* states, unsigned long long* sum)
+{
+    const SelectState s = resolve_digit(histograms + (kPasses - 1) * kMaxBins, kPasses - 1, states[kPasses - 1]);
+    const std::uint32_t threshold = s.exhausted ? 0u : s.prefix;
+    unsigned long long parts[2] = {0, 0};
+    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const float v = c_values[i];
+        if (c_value_key(v) <= threshold) continue;
+        const std::uint64_t fixed = c_value_fixed(v);
+        parts[0] += fixed >> 32;
+        parts[1] += fixed & 0xffffffffu;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0 && !s.exhausted) {
+        const std::uint64_t fixed = c_value_fixed(tv::bit_cast<float>(threshold));
+        parts[0] += (fixed >> 32) * s.remaining;
+        parts[1] += (fixed & 0xffffffffu) * s.remaining;
+    }
+    __shared__ gpu::BlockSumScratch<kThreads, 2> scratch;
+    gpu::block_sum<kThreads, 2>(parts, scratch);
+    if (threadIdx.x == 0) {
+        if (parts[0]) atomicAdd(&sum[0], parts[0]);
+        if (parts[1]) atomicAdd(&sum[1], parts[1]);
+    }
+}
+
+// ---------------------------------------------------------------- the twin
+
+// Per input and scale: the select's histograms and states, and the sum.
+struct PoolScratch {
+    std::uint32_t histograms[kPasses][kMaxBins];
+    SelectState states[kPasses];
+};
+
+// The result block: per input (distorted, source) and scale the exact sum.
+struct Result {
+    unsigned long long sums[2][kScales][2];
+};
+
+dim3 grid_2d(unsigned w, unsigned h) { return dim3(gpu::blocks_for(w, kTileX), gpu::blocks_for(h, kTileY)); }
+
+class CambiTwin final : public gpu::DeviceTwin {
+public:
+    CambiTwin(const Settings& settings, const Setup& setup)
+        : settings_(settings), setup_(setup),
+          buffer_samples_(std::size_t{setup.alloc_width} * setup.alloc_height),
+          image_(buffer_samples_, "cambi image"), temp_image_(buffer_samples_, "cambi image"),
+          mask_(buffer_samples_, "cambi mask"), temp_mask_(buffer_samples_, "cambi mask"),
+          flat_(buffer_samples_, "cambi mask"), c_values_(buffer_samples_, "cambi c-values"),
+          reciprocal_(kReciprocalSize, "cambi reciprocal table"), pools_(2 * kScales, "cambi pooling")
+    {
+        gpu::check(gpuMemcpyAsync(reciprocal_.get(), reciprocal_table(), sizeof(float) * kReciprocalSize,
+                                  gpuMemcpyHostToDevice, nullptr),
+                   "cambi reciprocal table upload");
+        // As the CPU's scratch: zeroed once (nothing of earlier frames is
+        // ever read, but nothing undefined either).
+        gpu::check(gpuMemsetAsync(image_.get(), 0, sizeof(std::uint16_t) * buffer_samples_, nullptr), "memset");
+        gpu::check(gpuMemsetAsync(mask_.get(), 0, buffer_samples_, nullptr), "memset");
+        upload_tables(setup.dis, dis_tables_);
+        upload_tables(setup.src, src_tables_);
+        gpu::check(gpuStreamSynchronize(nullptr), "cambi set-up");
+        // Histograms of a tile (band x columns, 16-bit) in 48 KB of shared
+        // memory: 32 columns where the band allows, else 16.
+        tile_ = setup.contrast.band_size * 32u * 2u <= 48u * 1024u ? 32u : 16u;
+    }
+
+    std::size_t result_bytes() const override { return sizeof(Result); }
+
+    void enqueue(const gpu::DeviceFrame& frame, void* device_result, gpuStream_t stream) override
+    {
+        auto* result = static_cast<Result*>(device_result);
+        gpu::check(gpuMemsetAsync(pools_.get(), 0, sizeof(PoolScratch) * 2 * kScales, stream), "memset");
+        score(frame.dis_plane(0), frame.format.bitdepth, setup_.dis, dis_tables_, 0, result, stream);
+        if (settings_.full_ref) score(frame.ref_plane(0), frame.format.bitdepth, setup_.src, src_tables_, 1, result, stream);
+    }
+
+    void unpack(const void* host_result, FrameScores& scores) const override
+    {
+        const auto& result = *static_cast<const Result*>(host_result);
+        auto input_score = [&](int input, const Plan& plan) {
+            FixedSum sums[kScales];
+            for (int s = 0; s < kScales; ++s) sums[s] = {result.sums[input][s][0], result.sums[input][s][1]};
+            return score_from_pools(setup_, plan, sums);
+        };
+        const double dis = input_score(0, setup_.dis);
+        const double src = settings_.full_ref ? input_score(1, setup_.src) : 0.0;
+        set_frame_scores(scores, settings_, dis, src);
+    }
+
+private:
+    struct Tables {
+        gpu::DeviceArray<unsigned> columns, rows;
+    };
+
+    void upload_tables(const Plan& plan, Tables& tables)
+    {
+        if (plan.source_columns.empty()) return;
+        tables.columns = gpu::DeviceArray<unsigned>(plan.source_columns.size(), "cambi resampling table");
+        tables.rows = gpu::DeviceArray<unsigned>(plan.source_rows.size(), "cambi resampling table");
+        gpu::check(gpuMemcpyAsync(tables.columns.get(), plan.source_columns.data(),
+                                  sizeof(unsigned) * plan.source_columns.size(), gpuMemcpyHostToDevice, nullptr),
+                   "cambi table upload");
+        gpu::check(gpuMemcpyAsync(tables.rows.get(), plan.source_rows.data(), sizeof(unsigned) * plan.source_rows.size(),
+                                  gpuMemcpyHostToDevice, nullptr),
+                   "cambi table upload");
+    }
+
+    void score(const gpu::DevicePlane& luma, unsigned bitdepth, const Plan& plan, const Tables& tables, int input,
+               Result* result, gpuStream_t stream)
+    {
+        const std::size_t stride = setup_.alloc_width;
+        unsigned w = plan.width, h = plan.height;
+        const bool anti_dither = setup_.enc_bitdepth < 10;
+        const dim3 rows(gpu::blocks_for(w, kThreads), h);
+        if (bitdepth > 8)
+            preprocess_kernel<std::uint16_t><<<rows, kThreads, 0, stream>>>(luma.data, luma.stride, bitdepth, w, h,
+                                                                            tables.columns.get(), tables.rows.get(),
+                                                                            anti_dither, image_.get(), stride);
+        else
+            preprocess_kernel<std::uint8_t><<<rows, kThreads, 0, stream>>>(luma.data, luma.stride, bitdepth, w, h,
+                                                                           tables.columns.get(), tables.rows.get(),
+                                                                           anti_dither, image_.get(), stride);
+        gpu::check_launch("cambi preprocess_kernel");
+        const dim3 block(kTileX, kTileY);
+        flat_kernel<<<grid_2d(w, h), block, 0, stream>>>(image_.get(), stride, w, h, flat_.get());
+        gpu::check_launch("cambi flat_kernel");
+        mask_kernel<<<grid_2d(w, h), block, 0, stream>>>(flat_.get(), stride, w, h, mask_threshold(w, h), mask_.get());
+        gpu::check_launch("cambi mask_kernel");
+
+        const unsigned pad = plan.pad();
+        for (int scale = 0; scale < kScales; ++scale) {
+            const bool decimate = scale > 0 || setup_.high_res_speedup;
+            if (decimate) {
+                w = (w + 1) >> 1;
+                h = (h + 1) >> 1;
+            }
+            scale_kernel<<<grid_2d(w, h), block, 0, stream>>>(image_.get(), mask_.get(), stride, w, h, decimate,
+                                                               temp_image_.get(), temp_mask_.get());
+            gpu::check_launch("cambi scale_kernel");
+            copy_back_kernel<<<grid_2d(w, h), block, 0, stream>>>(temp_image_.get(), temp_mask_.get(), stride, w, h,
+                                                                   decimate, image_.get(), mask_.get());
+            gpu::check_launch("cambi copy_back_kernel");
+
+            const dim3 tiles(gpu::blocks_for(w, tile_), gpu::blocks_for(h, kTileRows));
+            const std::size_t shared = std::size_t{setup_.contrast.band_size} * tile_ * sizeof(std::uint16_t);
+            c_values_kernel<<<tiles, kThreads, shared, stream>>>(image_.get(), mask_.get(), stride, w, h, pad,
+                                                                 std::max(w, pad), tile_, setup_.contrast,
+                                                                 reciprocal_.get(), c_values_.get());
+            gpu::check_launch("cambi c_values_kernel");
+
+            const std::uint32_t n = w * h;
+            const std::uint32_t k = static_cast<std::uint32_t>(topk_count(setup_.topk, w, h));
+            PoolScratch* pool = pools_.get() + input * kScales + scale;
+            const unsigned blocks = std::min(gpu::blocks_for(n, kThreads), 1024u);
+            for (int pass = 0; pass < kPasses; ++pass) {
+                select_pass_kernel<<<blocks, kThreads, 0, stream>>>(c_values_.get(), n, pass, k, &pool->histograms[0][0],
+                                                                   pool->states);
+                gpu::check_launch("cambi select_pass_kernel");
+            }
+            top_k_sum_kernel<<<blocks, kThreads, 0, stream>>>(c_values_.get(), n, &pool->histograms[0][0], pool->states,
+                                                              result->sums[input][scale]);
+            gpu::check_launch("cambi top_k_sum_kernel");
+        }
+    }
+
+    Settings settings_;
+    Setup setup_;
+    std::size_t buffer_samples_;
+    gpu::DeviceArray<std::uint16_t> image_, temp_image_;
+    gpu::DeviceArray<std::uint8_t> mask_, temp_mask_, flat_;
+    gpu::DeviceArray<float> c_values_;
+    gpu::DeviceArray<float> reciprocal_;
+    gpu::DeviceArray<PoolScratch> pools_;
+    Tables dis_tables_, src_tables_;
+    unsigned tile_ = 32;
+};
+
+}  // namespace
+
+std::string twin_refusal(const OptionValues& options)
+{
+    if (!options.get_string("heatmaps_path").empty())
+        return "cambi: heatmaps_path is written by the CPU reference only";
+    return "";
+}
+
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format)
+{
+    const Settings settings = Settings::from(options);
+    return std::make_unique<CambiTwin>(settings, make_setup(settings, format));
+}
+
+}  // namespace twinvmaf::cambi
