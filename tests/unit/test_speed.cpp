@@ -279,7 +279,7 @@ TEST(Speed, EigenvaluesOfSmallSymmetricMatrices)
     // [[2,1,0],[1,2,1],[0,1,2]]: 2 - sqrt 2, 2, 2 + sqrt 2.
     const float m3[9] = {2, 1, 0, 1, 2, 1, 0, 1, 2};
     float eig[3], scratch[9 + 12];
-    ASSERT_TRUE(symmetric_eigenvalues(m3, 3, eig, scratch));
+    ASSERT_TRUE(symmetric_eigenvalues(m3, 3, eig, scratch, SerialLoop{}));
     std::sort(eig, eig + 3);
     EXPECT_NEAR(eig[0], 2 - std::sqrt(2.0), 1e-6);
     EXPECT_NEAR(eig[1], 2, 1e-6);
@@ -300,7 +300,7 @@ TEST(Speed, EigenvaluesOfSmallSymmetricMatrices)
             md[i * n + j] = m[i * n + j];
         }
     std::vector<float> e(n), sc(n * n + 4 * n);
-    ASSERT_TRUE(symmetric_eigenvalues(m.data(), n, e.data(), sc.data()));
+    ASSERT_TRUE(symmetric_eigenvalues(m.data(), n, e.data(), sc.data(), SerialLoop{}));
     std::sort(e.begin(), e.end());
     const std::vector<double> ref = jacobi_eigenvalues(md, n);
     for (int i = 0; i < n; ++i) EXPECT_NEAR(e[i], ref[i], 2e-5 * ref[n - 1]) << i;

@@ -38,7 +38,11 @@ namespace twinvmaf::cambi {
 namespace {
 
 constexpr unsigned kThreads = 256;
-constexpr unsigned kTileRows = 32;  // rows of c-values per block
+// Rows of c-values per block: 32, or fewer where a scale would otherwise
+// give fewer blocks than this (a block's rows run one after the other).
+constexpr unsigned kMaxTileRows = 32;
+constexpr unsigned kMinTileRows = 4;
+constexpr unsigned kWantedBlocks = 512;
 // Radix select over the 32 bits of a c-value: digits of 11, 11 and 10 bits.
 constexpr int kPasses = 3;
 __host__ __device__ constexpr int digit_shift(int pass) { return pass == 0 ? 21 : pass == 1 ? 10 : 0; }
@@ -133,64 +137,75 @@ __global__ void copy_back_kernel(const std::uint16_t* from_image, const std::uin
 
 // ---------------------------------------------------------------- c-values
 
-// The sample's histogram value (compact, in the band) if it is masked, else -1.
-__device__ int counted(const std::uint16_t* image, const std::uint8_t* mask, std::size_t stride, int row, int col,
-                       const ContrastParams& p)
-{
-    const std::size_t at = static_cast<std::size_t>(row) * stride + col;
-    if (!mask[at]) return -1;
-    const unsigned compact = static_cast<unsigned>(image[at]) - p.band_base;
-    return compact < p.band_size ? static_cast<int>(compact) : -1;
-}
-
-// c-values of rows [i0, i0 + kTileRows) and columns [c0, c0 + tile) of a
-// scale: the tile's histograms (value x tile column, 16-bit counts, two to a
-// 32-bit word) slide down the rows as the CPU's Windows do. A sample at
-// column j (< `columns`: at scales narrower than the window, the CPU also
-// counts the buffer's columns up to the window's half-width) counts for
-// every tile column within pad of it.
+// c-values of rows [i0, i0 + rows) and columns [c0, c0 + tile) of a scale:
+// the tile's histograms (value x tile column, 16-bit counts, two to a 32-bit
+// word) slide down the rows as the CPU's Windows do. A sample at column j
+// (< `columns`: at scales narrower than the window, the CPU also counts the
+// buffer's columns up to the window's half-width) counts for every tile
+// column within pad of it. Shared memory: the histograms, then the counted
+// values of the samples the tile reads (the first rows' window, and the two
+// rows that leave and enter it at each step), and the contrast parameters.
 __global__ void c_values_kernel(const std::uint16_t* image, const std::uint8_t* mask, std::size_t stride, unsigned w,
-                                unsigned h, unsigned pad, unsigned columns, unsigned tile, ContrastParams p,
-                                const float* reciprocal, float* c_values)
+                                unsigned h, unsigned pad, unsigned columns, unsigned tile, unsigned rows,
+                                ContrastParams params, const float* reciprocal, float* c_values)
 {
-    extern __shared__ std::uint32_t hist_words[];  // band_size * tile / 2
-    const int c0 = static_cast<int>(blockIdx.x * tile), i0 = static_cast<int>(blockIdx.y * kTileRows);
-    const int span = 2 * static_cast<int>(pad) + 1;
-    const int words = static_cast<int>(p.band_size * tile / 2);
+    extern __shared__ std::uint32_t shared[];
+    const int t = static_cast<int>(tile), ipad = static_cast<int>(pad);
+    const int span = 2 * ipad + 1, reach = t + 2 * ipad;  // window width; samples a tile row reads
+    const int words = static_cast<int>(params.band_size) * t / 2;
+    std::uint32_t* hist_words = shared;
+    auto* cache = reinterpret_cast<std::int16_t*>(shared + words);  // span x reach counted values
+    // Raw storage: a __shared__ variable may not have a constructor (HIP).
+    __shared__ alignas(ContrastParams) unsigned char params_storage[sizeof(ContrastParams)];
+    if (threadIdx.x == 0) __builtin_memcpy(params_storage, &params, sizeof(ContrastParams));
+    const ContrastParams& p = *reinterpret_cast<const ContrastParams*>(params_storage);
     for (int k = threadIdx.x; k < words; k += blockDim.x) hist_words[k] = 0;
-    __syncthreads();
 
+    const int c0 = static_cast<int>(blockIdx.x * tile), i0 = static_cast<int>(blockIdx.y * rows);
     const int wi = static_cast<int>(w), hi = static_cast<int>(h), cols = static_cast<int>(columns);
-    const int t = static_cast<int>(tile);
-    // Adds `delta` for every (tile column, sample within pad) of row r.
-    auto update_row = [&](int r, std::uint32_t delta) {
-        for (int e = threadIdx.x; e < t * span; e += blockDim.x) {
-            const int c = e % t, j = c0 + c + e / t - static_cast<int>(pad);
-            if (c0 + c >= wi || j < 0 || j >= cols) continue;
-            const int v = counted(image, mask, stride, r, j, p);
+    __syncthreads();
+    // The sample's histogram value (compact, in the band) if it is masked,
+    // else -1; -1 also outside [0, columns).
+    auto counted = [&](int row, int j) -> std::int16_t {
+        if (j < 0 || j >= cols) return -1;
+        const std::size_t at = static_cast<std::size_t>(row) * stride + j;
+        if (!mask[at]) return -1;
+        const unsigned compact = static_cast<unsigned>(image[at]) - p.band_base;
+        return compact < p.band_size ? static_cast<std::int16_t>(compact) : static_cast<std::int16_t>(-1);
+    };
+    // Adds delta for every (tile column c, sample c + o - pad) of cached row
+    // `line`: the samples within pad of each column.
+    auto update = [&](const std::int16_t* line, int lines, std::uint32_t delta) {
+        for (int e = threadIdx.x; e < lines * t * span; e += blockDim.x) {
+            const int l = e / (t * span), rest = e % (t * span);
+            const int c = rest % t, o = rest / t;
+            if (c0 + c >= wi) continue;
+            const int v = line[l * reach + c + o];
             if (v < 0) continue;
             const int index = v * t + c;
             atomicAdd(&hist_words[index >> 1], delta << (16 * (index & 1)));
         }
     };
+    auto load = [&](int row, int line) {
+        for (int x = threadIdx.x; x < reach; x += blockDim.x) cache[line * reach + x] = counted(row, c0 - ipad + x);
+    };
+
     // The window of row i0: rows [i0 - pad, i0 + pad] inside the scale.
-    const int first = max(0, i0 - static_cast<int>(pad)), last = min(hi - 1, i0 + static_cast<int>(pad));
-    for (int e = threadIdx.x; e < (last - first + 1) * t * span; e += blockDim.x) {
-        const int r = first + e / (t * span), rest = e % (t * span);
-        const int c = rest % t, j = c0 + c + rest / t - static_cast<int>(pad);
-        if (c0 + c >= wi || j < 0 || j >= cols) continue;
-        const int v = counted(image, mask, stride, r, j, p);
-        if (v < 0) continue;
-        const int index = v * t + c;
-        atomicAdd(&hist_words[index >> 1], 1u << (16 * (index & 1)));
-    }
+    const int first = max(0, i0 - ipad), last = min(hi - 1, i0 + ipad);
+    for (int e = threadIdx.x; e < (last - first + 1) * reach; e += blockDim.x)
+        cache[e] = counted(first + e / reach, c0 - ipad + e % reach);
+    __syncthreads();
+    update(cache, last - first + 1, 1u);
     __syncthreads();
     const auto* hist = reinterpret_cast<const std::uint16_t*>(hist_words);
-    for (int i = i0; i < i0 + static_cast<int>(kTileRows) && i < hi; ++i) {
+    for (int i = i0; i < i0 + static_cast<int>(rows) && i < hi; ++i) {
         if (i > i0) {
-            const int out = i - static_cast<int>(pad) - 1, in = i + static_cast<int>(pad);
-            if (out >= 0) update_row(out, 0xffffffffu);  // -1 in the half: modulo 2^32, exact once all are in
-            if (in < hi) update_row(in, 1u);
+            const int out = i - ipad - 1, in = i + ipad;
+            if (out >= 0) load(out, 0);
+            if (in < hi) load(in, 1);
+            __syncthreads();
+            if (out >= 0) update(cache, 1, 0xffffffffu);  // -1 in the half: modulo 2^32, exact once all are in
+            if (in < hi) update(cache + reach, 1, 1u);
             __syncthreads();
         }
         for (int c = threadIdx.x; c < t; c += blockDim.x) {
@@ -200,7 +215,7 @@ __global__ void c_values_kernel(const std::uint16_t* image, const std::uint8_t* 
             c_values[static_cast<std::size_t>(i) * w + col] =
                 mask[at] ? c_value(hist, t, c, image[at], p, reciprocal) : 0.0f;
         }
-        __syncthreads();
+        __syncthreads();  // before the next step changes the histograms and the cache
     }
 }
 
@@ -226,40 +241,42 @@ __device__ bool in_play(std::uint32_t key, const SelectState& s, int pass)
 }
 
 // Every block: the digit of `pass` that holds the remaining-th largest value
-// in play, from the pass's histogram, and the state after it.
+// in play, from the pass's histogram, and the state after it. The bins are
+// cut into one chunk per thread from the top; a scan of the chunk sums finds
+// the chunk, its thread the bin.
 __device__ SelectState resolve_digit(const std::uint32_t* hist, int pass, SelectState s)
 {
-    __shared__ std::uint32_t chunk[kThreads];
+    __shared__ std::uint32_t above[kThreads];  // values in the chunks before (higher than) the thread's
     __shared__ SelectState result;
-    const int bins = digit_bins(pass), per = bins / kThreads;
-    // Thread t holds the t-th chunk of bins from the top.
+    const int bins = digit_bins(pass), per = bins / static_cast<int>(kThreads);
+    const int top = bins - 1 - static_cast<int>(threadIdx.x) * per;  // the thread's highest bin
     std::uint32_t sum = 0;
-    for (int b = 0; b < per; ++b) sum += hist[bins - 1 - (threadIdx.x * per + b)];
-    chunk[threadIdx.x] = sum;
-    __syncthreads();
+    for (int b = 0; b < per; ++b) sum += hist[top - b];
+    above[threadIdx.x] = sum;
     if (threadIdx.x == 0) {
         result = s;
-        std::uint32_t above = 0;
-        int found = -1;
-        for (unsigned t = 0; t < kThreads && found < 0; ++t) {
-            if (above + chunk[t] >= s.remaining) {
-                for (int b = 0; b < per; ++b) {
-                    const int digit = bins - 1 - static_cast<int>(t * per + b);
-                    if (above + hist[digit] >= s.remaining) {
-                        found = digit;
-                        break;
-                    }
-                    above += hist[digit];
-                }
-            } else {
-                above += chunk[t];
+        result.exhausted = 1;  // unless a chunk below finds the digit
+    }
+    __syncthreads();
+    // Inclusive scan (Hillis-Steele), then exclusive by subtracting.
+    for (unsigned offset = 1; offset < kThreads; offset *= 2) {
+        const std::uint32_t add = threadIdx.x >= offset ? above[threadIdx.x - offset] : 0;
+        __syncthreads();
+        above[threadIdx.x] += add;
+        __syncthreads();
+    }
+    const std::uint32_t through = above[threadIdx.x], before = through - sum;
+    if (!s.exhausted && before < s.remaining && s.remaining <= through) {
+        std::uint32_t count = before;
+        for (int b = 0; b < per; ++b) {
+            const std::uint32_t here = hist[top - b];
+            if (count + here >= s.remaining) {
+                result.prefix = s.prefix | static_cast<std::uint32_t>(top - b) << digit_shift(pass);
+                result.remaining = s.remaining - count;
+                result.exhausted = 0;
+                break;
             }
-        }
-        if (found < 0) {
-            result.exhausted = 1;
-        } else {
-            result.prefix |= static_cast<std::uint32_t>(found) << digit_shift(pass);
-            result.remaining = s.remaining - above;
+            count += here;
         }
     }
     __syncthreads();
@@ -354,9 +371,16 @@ public:
         upload_tables(setup.dis, dis_tables_);
         upload_tables(setup.src, src_tables_);
         gpu::check(gpuStreamSynchronize(nullptr), "cambi set-up");
-        // Histograms of a tile (band x columns, 16-bit) in 48 KB of shared
-        // memory: 32 columns where the band allows, else 16.
-        tile_ = setup.contrast.band_size * 32u * 2u <= 48u * 1024u ? 32u : 16u;
+        // Histograms of a tile (band x columns, 16-bit) and its cache in the
+        // 48 KB of shared memory a block gets without asking (less what the
+        // kernel declares itself): 32 columns where the band allows, else 16.
+        const unsigned pad = std::max(setup.dis.pad(), setup.src.pad());
+        tile_ = 32;
+        if (c_values_shared_bytes(pad) > kSharedBytes) tile_ = 16;
+        if (c_values_shared_bytes(pad) > kSharedBytes)
+            throw Error("internal: cambi's GPU twin has no tile for a band of " +
+                        std::to_string(setup.contrast.band_size) + " values and a window of " +
+                        std::to_string(2 * pad + 1));
     }
 
     std::size_t result_bytes() const override { return sizeof(Result); }
@@ -383,6 +407,17 @@ public:
     }
 
 private:
+    static constexpr std::size_t kSharedBytes = 47 * 1024;
+
+    // Dynamic shared memory of c_values_kernel: the histograms, then the
+    // cache of (2 pad + 1) rows of tile + 2 pad counted values.
+    std::size_t c_values_shared_bytes(unsigned pad) const
+    {
+        const std::size_t histograms = std::size_t{setup_.contrast.band_size} * tile_ * sizeof(std::uint16_t);
+        const std::size_t cache = std::size_t{2 * pad + 1} * (tile_ + 2 * pad) * sizeof(std::int16_t);
+        return histograms + cache;
+    }
+
     struct Tables {
         gpu::DeviceArray<unsigned> columns, rows;
     };
@@ -436,11 +471,12 @@ private:
                                                                    decimate, image_.get(), mask_.get());
             gpu::check_launch("cambi copy_back_kernel");
 
-            const dim3 tiles(gpu::blocks_for(w, tile_), gpu::blocks_for(h, kTileRows));
-            const std::size_t shared = std::size_t{setup_.contrast.band_size} * tile_ * sizeof(std::uint16_t);
-            c_values_kernel<<<tiles, kThreads, shared, stream>>>(image_.get(), mask_.get(), stride, w, h, pad,
-                                                                 std::max(w, pad), tile_, setup_.contrast,
-                                                                 reciprocal_.get(), c_values_.get());
+            unsigned rows = kMaxTileRows;
+            while (rows > kMinTileRows && gpu::blocks_for(w, tile_) * gpu::blocks_for(h, rows) < kWantedBlocks) rows /= 2;
+            const dim3 tiles(gpu::blocks_for(w, tile_), gpu::blocks_for(h, rows));
+            c_values_kernel<<<tiles, kThreads, c_values_shared_bytes(pad), stream>>>(
+                image_.get(), mask_.get(), stride, w, h, pad, std::max(w, pad), tile_, rows, setup_.contrast,
+                reciprocal_.get(), c_values_.get());
             gpu::check_launch("cambi c_values_kernel");
 
             const std::uint32_t n = w * h;

@@ -122,7 +122,7 @@ void plane_stats(const Settings& settings, const Geometry& g, const Filters& f, 
         }
 
     std::vector<float> eig_scratch(static_cast<std::size_t>(n) * n + 4 * n);
-    symmetric_eigenvalues(cov, n, eig, eig_scratch.data());
+    symmetric_eigenvalues(cov, n, eig, eig_scratch.data(), SerialLoop{});
     for (int k = 0; k < n; ++k)
         for (int b = 0; b < blocks; ++b)
             y[static_cast<std::size_t>(k) * blocks + b] = independent_entry(data, ow, static_cast<int>(g.blocks_x), k, b);
@@ -150,10 +150,15 @@ void plane_stats(const Settings& settings, const Geometry& g, const Filters& f, 
 
 float speed_score(const Settings& settings, const Geometry& g, const PlaneStats& ref, const PlaneStats& dis)
 {
-    return speed_score_of(ref.entropies.data(), ref.variances.data(), ref.singular, dis.entropies.data(),
-                          dis.variances.data(), dis.singular, static_cast<int>(g.blocks()),
-                          static_cast<float>(settings.sigma_nn), static_cast<float>(settings.nn_floor),
-                          settings.weight_var_mode);
+    if (ref.singular != dis.singular) return 0.0f;  // only one side unstable: 0, as Netflix
+    const float base =
+        base_entropy(static_cast<float>(settings.sigma_nn), static_cast<float>(settings.nn_floor), log2_2pi_e());
+    const std::size_t blocks = g.blocks();
+    std::vector<float> scores(blocks);
+    for (std::size_t b = 0; b < blocks; ++b)
+        scores[b] = block_score(ref.entropies[b], dis.entropies[b], ref.variances[b], dis.variances[b], base,
+                                settings.weight_var_mode);
+    return mean_block_score(scores.data(), static_cast<int>(blocks));
 }
 
 namespace {

@@ -13,11 +13,13 @@
 //   local mean   the sample minus separable_sample() of the local taps
 //   statistics   one block per plane: the 25 sub-picture means, the 325
 //                covariance sums (one thread each, in the CPU's order), the
-//                eigenvalues (one thread: a serial algorithm), then the QR
-//                solve, the variances and the entropies with the block's
-//                threads sharing every loop of independent entries
-//                (SerialLoop's steps through BlockLoop)
-//   score        one thread: speed_score_of() in block order
+//                eigenvalues (the Householder reduction's loops shared by the
+//                block, the QR iterations in one thread: a serial
+//                algorithm), the QR solve, the variances and the entropies'
+//                log2 terms with the block's threads sharing every loop of
+//                independent entries (speed_math.h's Loop policy)
+//   score        the block scores side by side, then their sum in block
+//                order in one thread
 #include <memory>
 #include <vector>
 
@@ -25,6 +27,7 @@
 #include "features/common/float_picture.h"
 #include "features/speed/speed.h"
 #include "features/speed/speed_math.h"
+#include "gpu/block_loop.h"
 #include "gpu/device_array.h"
 #include "gpu/device_twin.h"
 
@@ -38,24 +41,12 @@ constexpr unsigned kStatsThreads = 352;
 constexpr int kPairs = kBlockElements * (kBlockElements + 1) / 2;
 constexpr int kMaxPlanes = 4;
 
-// qr_decompose's Loop policy on the device: the block's threads share each
-// loop's indices, with the block synchronised before the loop (its inputs
-// are written) and after it (its outputs are).
-struct BlockLoop {
-    template <class F>
-    TV_HD void operator()(int begin, int end, F&& f) const
-    {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-        __syncthreads();
-        for (int i = begin + static_cast<int>(threadIdx.x); i < end; i += static_cast<int>(blockDim.x)) f(i);
-        __syncthreads();
-#else
-        for (int i = begin; i < end; ++i) f(i);
-#endif
-    }
+// speed_math.h's Loop policy on the device (gpu/block_loop.h), with the
+// matrix product per entry.
+struct SpeedBlockLoop : gpu::BlockLoop {
     TV_HD void matmul(float* dst, const float* x, const float* y, int n, int cols) const
     {
-        (*this)(0, n * cols, [&](int e) { dst[e] = matmul_entry(x, y, n, cols, e / cols, e % cols); });
+        matmul_entries(dst, n, cols, [&](int i, int j) { return matmul_entry(x, y, n, cols, i, j); });
     }
 };
 
@@ -76,7 +67,10 @@ __global__ void convert_kernel(Sources sources, unsigned w, unsigned h, unsigned
 {
     const unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, p = blockIdx.z;
     if (x >= w) return;
-    const PlaneSource& s = sources.plane[p];
+    // A constant index into the parameter (a variable one would copy it to
+    // local memory in every thread).
+    const PlaneSource s = p == 0 ? sources.plane[0] : p == 1 ? sources.plane[1] : p == 2 ? sources.plane[2]
+                                                                                        : sources.plane[3];
     float v = float_picture::sample_to_float(reinterpret_cast<const Sample*>(s.a + y * s.stride)[x], bitdepth, -128.0f);
     if (s.b)
         v = v - float_picture::sample_to_float(reinterpret_cast<const Sample*>(s.b + y * s.stride)[x], bitdepth,
@@ -126,6 +120,7 @@ struct StatsArrays {
     float* variances;
     float* entropies;
     int* singular;
+    double* entropy_terms;  // 25 x blocks per plane
 };
 
 __global__ void __launch_bounds__(kStatsThreads)
@@ -145,7 +140,7 @@ __global__ void __launch_bounds__(kStatsThreads)
     __shared__ float means[n], cov[n * n], eig[n], eig_scratch[n * n + 4 * n];
     __shared__ float qt[n * n], r[n * n], qr_scratch[3 * n * n + n];
     __shared__ int failed;
-    const BlockLoop loop;
+    const SpeedBlockLoop loop;
 
     loop(0, n, [&](int k) { means[k] = submatrix_mean(data, ow, k / kBlock, k % kBlock, sub_w, sub_h); });
     loop(0, kPairs, [&](int e) {
@@ -156,7 +151,7 @@ __global__ void __launch_bounds__(kStatsThreads)
         cov[a * n + b] = c;
         cov[b * n + a] = c;
     });
-    if (threadIdx.x == 0) symmetric_eigenvalues(cov, n, eig, eig_scratch);
+    symmetric_eigenvalues(cov, n, eig, eig_scratch, loop);
     loop(0, static_cast<int>(terms), [&](int e) { y[e] = independent_entry(data, ow, blocks_x, e / blocks, e % blocks); });
     bool regular = true;
     for (int k = 0; k < n; ++k)
@@ -172,11 +167,18 @@ __global__ void __launch_bounds__(kStatsThreads)
         solved = !failed;
     }
     if (!solved) loop(0, static_cast<int>(terms), [&](int e) { x[e] = 0.0f; });
+    // block_entropy() in two steps: the 25 log2 terms of every block side by
+    // side, then each block's running sum in term order.
     const double log2_2pie = log2_2pi_e();
+    loop(0, blocks, [&](int b) { variances[b] = block_variance(x, y, blocks, b); });
+    loop(0, static_cast<int>(terms), [&](int e) {
+        const int k = e / blocks, b = e % blocks;
+        arrays.entropy_terms[p * terms + e] = entropy_term(clamped_eigenvalue(eig, k), variances[b], sigma_nn, log2_2pie);
+    });
     loop(0, blocks, [&](int b) {
-        const float variance = block_variance(x, y, blocks, b);
-        variances[b] = variance;
-        entropies[b] = block_entropy(eig, variance, sigma_nn, log2_2pie);
+        float entropy = 0;
+        for (int k = 0; k < n; ++k) entropy = entropy_step(entropy, arrays.entropy_terms[p * terms + k * blocks + b]);
+        entropies[b] = entropy;
     });
     if (threadIdx.x == 0) arrays.singular[p] = solved ? 0 : 1;
 }
@@ -191,20 +193,32 @@ struct TemporalResult {
     std::uint32_t flags;
 };
 
-// The score of planes (ref, dis) = (2c, 2c + 1).
-__device__ float channel_score(const StatsArrays& a, int ref, int blocks, float sigma_nn, float nn_floor, int mode)
+constexpr unsigned kScoreThreads = 256;
+
+// The score of planes (ref, ref + 1): 0 when only one was singular, else
+// the mean of the block scores (computed side by side, added in block
+// order by thread 0). Every thread of the block must call it.
+__device__ float channel_score(const StatsArrays& a, int ref, int blocks, float base, int mode, float* block_scores)
 {
     const std::size_t r = static_cast<std::size_t>(ref) * blocks, d = r + blocks;
-    return speed_score_of(a.entropies + r, a.variances + r, a.singular[ref] != 0, a.entropies + d, a.variances + d,
-                          a.singular[ref + 1] != 0, blocks, sigma_nn, nn_floor, mode);
+    const bool singular_ref = a.singular[ref] != 0, singular_dis = a.singular[ref + 1] != 0;
+    for (int b = threadIdx.x; b < blocks; b += blockDim.x)
+        block_scores[b] = block_score(a.entropies[r + b], a.entropies[d + b], a.variances[r + b], a.variances[d + b],
+                                      base, mode);
+    __syncthreads();
+    float score = 0.0f;
+    if (threadIdx.x == 0 && singular_ref == singular_dis) score = mean_block_score(block_scores, blocks);
+    __syncthreads();
+    return score;  // thread 0's
 }
 
 __global__ void chroma_score_kernel(StatsArrays arrays, int blocks, float sigma_nn, float nn_floor, int mode,
-                                    ChromaResult* result)
+                                    float* block_scores, ChromaResult* result)
 {
+    const float base = base_entropy(sigma_nn, nn_floor, log2_2pi_e());
+    const float u = channel_score(arrays, 0, blocks, base, mode, block_scores);
+    const float v = channel_score(arrays, 2, blocks, base, mode, block_scores + blocks);
     if (threadIdx.x != 0) return;
-    const float u = channel_score(arrays, 0, blocks, sigma_nn, nn_floor, mode);
-    const float v = channel_score(arrays, 2, blocks, sigma_nn, nn_floor, mode);
     const int* s = arrays.singular;
     result->u = u;
     result->v = v;
@@ -213,10 +227,12 @@ __global__ void chroma_score_kernel(StatsArrays arrays, int blocks, float sigma_
 }
 
 __global__ void temporal_score_kernel(StatsArrays arrays, int blocks, float sigma_nn, float nn_floor, int mode,
-                                      TemporalResult* result)
+                                      float* block_scores, TemporalResult* result)
 {
+    const float base = base_entropy(sigma_nn, nn_floor, log2_2pi_e());
+    const float score = channel_score(arrays, 0, blocks, base, mode, block_scores);
     if (threadIdx.x != 0) return;
-    result->score = channel_score(arrays, 0, blocks, sigma_nn, nn_floor, mode);
+    result->score = score;
     result->flags = static_cast<std::uint32_t>(arrays.singular[0] | arrays.singular[1] << 1);
 }
 
@@ -254,7 +270,9 @@ public:
           centred_(std::size_t(ow_) * oh_ * planes, "SpEED planes"),
           terms_(std::size_t{kBlockElements} * blocks_ * planes * 3, "SpEED statistics"),
           block_stats_(std::size_t(blocks_) * planes * 2, "SpEED statistics"),
-          singular_(planes, "SpEED statistics")
+          singular_(planes, "SpEED statistics"),
+          entropy_terms_(std::size_t{kBlockElements} * blocks_ * planes, "SpEED statistics"),
+          block_scores_(std::size_t(blocks_) * 2, "SpEED statistics")
     {
         if (g.rescale) {
             const float_filter::ScalerView host = f.scaler.view();
@@ -278,11 +296,13 @@ public:
         }
         gpu::check(gpuStreamSynchronize(nullptr), "SpEED set-up");
         const std::size_t terms = std::size_t{kBlockElements} * blocks_ * planes;
-        arrays_ = StatsArrays{terms_.get(), terms_.get() + terms, terms_.get() + 2 * terms, block_stats_.get(),
-                              block_stats_.get() + std::size_t(blocks_) * planes, singular_.get()};
+        arrays_ = StatsArrays{terms_.get(),      terms_.get() + terms, terms_.get() + 2 * terms, block_stats_.get(),
+                              block_stats_.get() + std::size_t(blocks_) * planes, singular_.get(),
+                              entropy_terms_.get()};
     }
 
     int blocks() const { return blocks_; }
+    float* block_scores() const { return block_scores_.get(); }
     const StatsArrays& arrays() const { return arrays_; }
 
     void run(const Sources& sources, unsigned bitdepth, gpuStream_t stream)
@@ -325,6 +345,8 @@ private:
     int antialias_taps_, local_taps_;
     gpu::DeviceArray<float> converted_, scaled_, decimated_, centred_, terms_, block_stats_;
     gpu::DeviceArray<int> singular_;
+    gpu::DeviceArray<double> entropy_terms_;
+    gpu::DeviceArray<float> block_scores_;
     gpu::DeviceArray<int> x1_, x2_, y1_, y2_, x0_, y0_;
     gpu::DeviceArray<float> dx_, dy_, wx_, wy_;
     float_filter::ScalerView view_;
@@ -350,10 +372,10 @@ public:
             sources.plane[2 * c + 1] = {dis.data, nullptr, dis.stride};
         }
         planes_.run(sources, frame.format.bitdepth, stream);
-        chroma_score_kernel<<<1, 32, 0, stream>>>(planes_.arrays(), planes_.blocks(),
-                                                  static_cast<float>(settings_.sigma_nn),
-                                                  static_cast<float>(settings_.nn_floor), settings_.weight_var_mode,
-                                                  static_cast<ChromaResult*>(device_result));
+        chroma_score_kernel<<<1, kScoreThreads, 0, stream>>>(
+            planes_.arrays(), planes_.blocks(), static_cast<float>(settings_.sigma_nn),
+            static_cast<float>(settings_.nn_floor), settings_.weight_var_mode, planes_.block_scores(),
+            static_cast<ChromaResult*>(device_result));
         gpu::check_launch("SpEED chroma_score_kernel");
     }
 
@@ -390,10 +412,10 @@ public:
         sources.plane[0] = {earlier_ref.data, ref.data, ref.stride};
         sources.plane[1] = {earlier_dis.data, settings_.use_ref_diff ? ref.data : dis.data, ref.stride};
         planes_.run(sources, frame.format.bitdepth, stream);
-        temporal_score_kernel<<<1, 32, 0, stream>>>(planes_.arrays(), planes_.blocks(),
-                                                    static_cast<float>(settings_.sigma_nn),
-                                                    static_cast<float>(settings_.nn_floor), settings_.weight_var_mode,
-                                                    static_cast<TemporalResult*>(device_result));
+        temporal_score_kernel<<<1, kScoreThreads, 0, stream>>>(
+            planes_.arrays(), planes_.blocks(), static_cast<float>(settings_.sigma_nn),
+            static_cast<float>(settings_.nn_floor), settings_.weight_var_mode, planes_.block_scores(),
+            static_cast<TemporalResult*>(device_result));
         gpu::check_launch("SpEED temporal_score_kernel");
     }
 

@@ -36,6 +36,26 @@ TV_HD int sign_of(float x) { return x >= 0 ? 1 : -1; }
 
 TV_HD float abs_f(float x) { return x < 0 ? -x : (x == 0 ? 0.0f : x); }
 
+// How the block statistics' loops of independent entries run: SerialLoop on
+// the CPU; a GPU twin's policy (gpu/block_loop.h) shares each loop's indices
+// among a block's threads and synchronises the block before and after it,
+// and runs single() in one thread. The scalars between loops are computed
+// by every thread from the same data. Any division of a loop gives the same
+// bits.
+struct SerialLoop {
+    template <class F>
+    TV_HD void operator()(int begin, int end, F&& f) const
+    {
+        for (int i = begin; i < end; ++i) f(i);
+    }
+    template <class F>
+    TV_HD void single(F&& f) const
+    {
+        f();
+    }
+    TV_HD void matmul(float* dst, const float* x, const float* y, int n, int cols) const;
+};
+
 // ---------------------------------------------------------------------------
 // Block statistics (est_params) on a plane `data` of truncated size, row
 // stride `stride` floats. `sub_w` x `sub_h` is the size of each of the 25
@@ -82,7 +102,8 @@ TV_HD float covariance_from_sum(double sum, int sub_w, int sub_h)
 
 // Householder vector for column `col` below row `start` (annihilates rows
 // start+1..n-1); returns tau, leaves v scaled in the column, beta on top.
-TV_HD float householder_column(float* a, int n, int col, int start)
+template <class Loop>
+TV_HD float householder_column(float* a, int n, int col, int start, const Loop& loop)
 {
     if (n - start == 1) return 0.0f;
     float xnorm2 = 0;
@@ -94,38 +115,46 @@ TV_HD float householder_column(float* a, int n, int col, int start)
     const float tau = (beta - alpha) / beta;
     const float s = alpha - beta;
     if (s != 0.0f) {
-        for (int i = start; i < n; ++i) a[i * n + col] /= s;
-        a[start * n + col] = beta;
+        loop(start, n, [&](int i) { a[i * n + col] /= s; });
+        loop.single([&] { a[start * n + col] = beta; });
     }
     return tau;
 }
 
 // Reduces symmetric `a` (n x n) to tridiagonal form: diagonal d, subdiagonal
 // sd. v and x are scratch vectors of n floats.
-TV_HD void tridiagonalize(float* a, int n, float* d, float* sd, float* v, float* x)
+template <class Loop>
+TV_HD void tridiagonalize(float* a, int n, float* d, float* sd, float* v, float* x, const Loop& loop)
 {
     for (int i = 0; i + 2 < n; ++i) {
-        const float tau = householder_column(a, n, i, i + 1);
-        for (int j = i + 1; j < n; ++j) v[j] = a[j * n + i];
+        const float tau = householder_column(a, n, i, i + 1, loop);
+        loop(i + 1, n, [&](int j) { v[j] = a[j * n + i]; });
         if (tau != 0.0f) {
-            a[(i + 1) * n + i] = v[i + 1];
-            v[i + 1] = 1.0f;
+            loop.single([&] {
+                a[(i + 1) * n + i] = v[i + 1];
+                v[i + 1] = 1.0f;
+            });
             const int s = i + 1;
-            for (int r = s; r < n; ++r) {  // x = tau A v
+            loop(s, n, [&](int r) {  // x = tau A v
                 float acc = 0.0f;
                 for (int c = s; c < n; ++c) acc += tau * a[r * n + c] * v[c];
                 x[r] = acc;
-            }
+            });
             float xv = 0;
             for (int r = s; r < n; ++r) xv += x[r] * v[r];
             const float alpha = static_cast<float>(-0.5 * static_cast<double>(tau) * static_cast<double>(xv));
-            for (int r = s; r < n; ++r) x[r] += alpha * v[r];
-            for (int r = s; r < n; ++r)  // A -= x v' + v x'
-                for (int c = s; c < n; ++c) a[r * n + c] -= x[r] * v[c] + v[r] * x[c];
+            loop(s, n, [&](int r) { x[r] += alpha * v[r]; });
+            const int m = n - s;
+            loop(0, m * m, [&](int e) {  // A -= x v' + v x'
+                const int r = s + e / m, c = s + e % m;
+                a[r * n + c] -= x[r] * v[c] + v[r] * x[c];
+            });
         }
     }
-    for (int i = 0; i < n; ++i) d[i] = a[i * n + i];
-    for (int i = 0; i + 1 < n; ++i) sd[i] = a[(i + 1) * n + i];
+    loop(0, n, [&](int i) {
+        d[i] = a[i * n + i];
+        if (i + 1 < n) sd[i] = a[(i + 1) * n + i];
+    });
 }
 
 TV_HD void chop_small_subdiagonal(const float* d, float* sd, int n)
@@ -235,22 +264,26 @@ TV_HD bool tridiagonal_eigenvalues(float* d, float* sd, int n)
     return iter != kMaxQrIterations;
 }
 
-// Eigenvalues of symmetric n x n `m` (kept) into `eig`; scratch: n*n + 4n floats.
-TV_HD bool symmetric_eigenvalues(const float* m, int n, float* eig, float* scratch)
+// Eigenvalues of symmetric n x n `m` (kept) into `eig`; scratch: n*n + 4n
+// floats. The reduction's loops run through `loop`; the QR iterations, a
+// serial algorithm, in one thread.
+template <class Loop>
+TV_HD bool symmetric_eigenvalues(const float* m, int n, float* eig, float* scratch, const Loop& loop)
 {
     float* a = scratch;
     float* d = a + n * n;
     float* sd = d + n;
     float* v = sd + n;
     float* x = v + n;
-    for (int i = 0; i < n * n; ++i) a[i] = m[i];
+    loop(0, n * n, [&](int i) { a[i] = m[i]; });
     if (n == 1) {
-        eig[0] = a[0];
+        loop.single([&] { eig[0] = a[0]; });
         return true;
     }
-    tridiagonalize(a, n, d, sd, v, x);
-    const bool converged = tridiagonal_eigenvalues(d, sd, n);
-    for (int i = 0; i < n; ++i) eig[i] = d[i];
+    tridiagonalize(a, n, d, sd, v, x, loop);
+    bool converged = true;
+    loop.single([&] { converged = tridiagonal_eigenvalues(d, sd, n); });
+    loop(0, n, [&](int i) { eig[i] = d[i]; });
     return converged;
 }
 
@@ -284,17 +317,10 @@ TV_HD void matmul(float* dst, const float* x, const float* y, int n, int cols)
         }
 }
 
-struct SerialLoop {
-    template <class F>
-    TV_HD void operator()(int begin, int end, F&& f) const
-    {
-        for (int i = begin; i < end; ++i) f(i);
-    }
-    TV_HD void matmul(float* dst, const float* x, const float* y, int n, int cols) const
-    {
-        speed::matmul(dst, x, y, n, cols);
-    }
-};
+TV_HD void SerialLoop::matmul(float* dst, const float* x, const float* y, int n, int cols) const
+{
+    speed::matmul(dst, x, y, n, cols);
+}
 
 TV_HD float vector_norm(const float* v, int n)
 {
@@ -381,13 +407,16 @@ TV_HD double log2_2pi_e()
     return tv::log2_correctly_rounded(2 * 3.14159265358979323846 * 2.7182818284590452354);
 }
 
-// entropy += log2(L * S + sigma_nn) + log2(2 pi e), in double, stored as float.
-TV_HD float entropy_step(float entropy, float eigenvalue, float variance, float sigma_nn, double log2_2pie)
+// One term of a block's entropy: log2(L * S + sigma_nn) + log2(2 pi e), in
+// double. It depends on the eigenvalue and the block's variance only, so a
+// GPU twin computes the 25 x blocks terms side by side.
+TV_HD double entropy_term(float eigenvalue, float variance, float sigma_nn, double log2_2pie)
 {
-    return static_cast<float>(static_cast<double>(entropy) +
-                              (tv::log2_correctly_rounded(static_cast<double>(eigenvalue * variance + sigma_nn)) +
-                               log2_2pie));
+    return tv::log2_correctly_rounded(static_cast<double>(eigenvalue * variance + sigma_nn)) + log2_2pie;
 }
+
+// entropy += term, in double, stored as float (the running sum is float).
+TV_HD float entropy_step(float entropy, double term) { return static_cast<float>(static_cast<double>(entropy) + term); }
 
 TV_HD float base_entropy(float sigma_nn, float nn_floor, double log2_2pie)
 {
@@ -429,28 +458,23 @@ TV_HD float block_score(float e_ref, float e_dis, float v_ref, float v_dis, floa
     return abs_f(spatial_ref - spatial_dis);
 }
 
-// The entropy of one block: entropy_step over the 25 eigenvalues in order
-// (negative ones as 0).
+// The eigenvalue of term k (negative ones count as 0).
+TV_HD float clamped_eigenvalue(const float* eig, int k) { return eig[k] < 0 ? 0 : eig[k]; }
+
+// The entropy of one block: entropy_step over the 25 eigenvalues in order.
 TV_HD float block_entropy(const float* eig, float variance, float sigma_nn, double log2_2pie)
 {
     float entropy = 0;
-    for (int k = 0; k < kBlockElements; ++k) {
-        const float l = eig[k] < 0 ? 0 : eig[k];
-        entropy = entropy_step(entropy, l, variance, sigma_nn, log2_2pie);
-    }
+    for (int k = 0; k < kBlockElements; ++k)
+        entropy = entropy_step(entropy, entropy_term(clamped_eigenvalue(eig, k), variance, sigma_nn, log2_2pie));
     return entropy;
 }
 
-// get_speed_score of a reference / distorted pair of block statistics: 0
-// when only one side was singular, else the mean of block_score(), added in
-// block order in float.
-TV_HD float speed_score_of(const float* e_ref, const float* v_ref, bool singular_ref, const float* e_dis,
-                           const float* v_dis, bool singular_dis, int blocks, float sigma_nn, float nn_floor, int mode)
+// get_speed_score's mean of the block scores: added in block order in float.
+TV_HD float mean_block_score(const float* block_scores, int blocks)
 {
-    if (singular_ref != singular_dis) return 0.0f;  // only one side unstable: 0, as Netflix
-    const float base = base_entropy(sigma_nn, nn_floor, log2_2pi_e());
     float score = 0;
-    for (int b = 0; b < blocks; ++b) score += block_score(e_ref[b], e_dis[b], v_ref[b], v_dis[b], base, mode);
+    for (int b = 0; b < blocks; ++b) score += block_scores[b];
     return score / static_cast<float>(blocks);
 }
 
