@@ -156,7 +156,7 @@ __global__ void c_values_kernel(const std::uint16_t* image, const std::uint8_t* 
     std::uint32_t* hist_words = shared;
     auto* cache = reinterpret_cast<std::int16_t*>(shared + words);  // span x reach counted values
     // Raw storage: a __shared__ variable may not have a constructor (HIP).
-    __shared__ alignas(ContrastParams) unsigned char params_storage[sizeof(ContrastParams)];
+    alignas(ContrastParams) __shared__ unsigned char params_storage[sizeof(ContrastParams)];
     if (threadIdx.x == 0) __builtin_memcpy(params_storage, &params, sizeof(ContrastParams));
     const ContrastParams& p = *reinterpret_cast<const ContrastParams*>(params_storage);
     for (int k = threadIdx.x; k < words; k += blockDim.x) hist_words[k] = 0;
