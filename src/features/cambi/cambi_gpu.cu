@@ -14,10 +14,10 @@
 //                 (the CPU rewrites one buffer in place; reads of earlier
 //                 values only, so gather-then-copy gives its bytes, and what
 //                 lies outside the region stays as the CPU leaves it);
-//                 c-values: a block per tile of 32 (or 16) columns and up to
-//                 64 rows, a thread per column keeping its column's
-//                 histograms in shared memory and sliding them down the
-//                 rows as the CPU does (integer counts, no atomics);
+//                 c-values: a block per tile of 32 (or 16) columns x 32 rows
+//                 keeps the tile's histograms in shared memory and slides
+//                 them down its rows as the CPU does, with integer counts
+//                 (atomic adds of 16-bit halves, exact in any order);
 //                 pooling: a radix select of the k-th largest c-value over
 //                 its float bits (3 passes of 11/11/10 bits), then the exact
 //                 fixed-point sum of the k largest.
@@ -38,12 +38,11 @@ namespace twinvmaf::cambi {
 namespace {
 
 constexpr unsigned kThreads = 256;
-// Rows of c-values per block: 64, or fewer where a scale would otherwise
-// give fewer blocks than this (a block's rows run one after the other, and
-// each block first counts its whole starting window).
-constexpr unsigned kMaxTileRows = 64;
+// Rows of c-values per block: 32, or fewer where a scale would otherwise
+// give fewer blocks than this (a block's rows run one after the other).
+constexpr unsigned kMaxTileRows = 32;
 constexpr unsigned kMinTileRows = 4;
-constexpr unsigned kWantedBlocks = 1024;
+constexpr unsigned kWantedBlocks = 512;
 // Radix select over the 32 bits of a c-value: digits of 11, 11 and 10 bits.
 constexpr int kPasses = 3;
 __host__ __device__ constexpr int digit_shift(int pass) { return pass == 0 ? 21 : pass == 1 ? 10 : 0; }
@@ -138,40 +137,35 @@ __global__ void copy_back_kernel(const std::uint16_t* from_image, const std::uin
 
 // ---------------------------------------------------------------- c-values
 
-// c-values of rows [i0, i0 + rows) and columns [c0, c0 + tile) of a scale,
-// one thread per column (the block is one warp or half of one). Each thread
-// keeps its column's histograms (16-bit counts by value) in shared memory
-// and slides them down the rows as the CPU's Windows do: a sample at column
-// j (< `columns`: at scales narrower than the window, the CPU also counts
-// the buffer's columns up to the window's half-width) counts for every
-// column within pad of it. Only the owner touches a column's counts, so no
-// atomics are needed and the order of its updates is the CPU's. The
-// samples the tile reads come through a ring of span + 2 rows of counted
-// values (tile + 2 pad wide), which the block fills one row per step.
+// c-values of rows [i0, i0 + rows) and columns [c0, c0 + tile) of a scale:
+// the tile's histograms (value x tile column, 16-bit counts, two to a 32-bit
+// word) slide down the rows as the CPU's Windows do. A sample at column j
+// (< `columns`: at scales narrower than the window, the CPU also counts the
+// buffer's columns up to the window's half-width) counts for every tile
+// column within pad of it. Shared memory: the histograms, then the counted
+// values of the samples the tile reads (the first rows' window, and the two
+// rows that leave and enter it at each step), and the contrast parameters.
 __global__ void c_values_kernel(const std::uint16_t* image, const std::uint8_t* mask, std::size_t stride, unsigned w,
-                                unsigned h, unsigned pad, unsigned columns, unsigned rows, ContrastParams params,
-                                const float* reciprocal, float* c_values)
+                                unsigned h, unsigned pad, unsigned columns, unsigned tile, unsigned rows,
+                                ContrastParams params, const float* reciprocal, float* c_values)
 {
-    extern __shared__ std::uint16_t shared[];
-    const int t = static_cast<int>(blockDim.x), c = static_cast<int>(threadIdx.x), ipad = static_cast<int>(pad);
-    const int span = 2 * ipad + 1, reach = t + 2 * ipad, ring_rows = span + 2;
-    const int band = static_cast<int>(params.band_size);
-    std::uint16_t* hist = shared;                                             // band x t
-    auto* ring = reinterpret_cast<std::int16_t*>(shared + band * t);          // ring_rows x reach
+    extern __shared__ std::uint32_t shared[];
+    const int t = static_cast<int>(tile), ipad = static_cast<int>(pad);
+    const int span = 2 * ipad + 1, reach = t + 2 * ipad;  // window width; samples a tile row reads
+    const int words = static_cast<int>(params.band_size) * t / 2;
+    std::uint32_t* hist_words = shared;
+    auto* cache = reinterpret_cast<std::int16_t*>(shared + words);  // span x reach counted values
     // Raw storage: a __shared__ variable may not have a constructor (HIP).
     alignas(ContrastParams) __shared__ unsigned char params_storage[sizeof(ContrastParams)];
-    if (c == 0) __builtin_memcpy(params_storage, &params, sizeof(ContrastParams));
+    if (threadIdx.x == 0) __builtin_memcpy(params_storage, &params, sizeof(ContrastParams));
     const ContrastParams& p = *reinterpret_cast<const ContrastParams*>(params_storage);
+    for (int k = threadIdx.x; k < words; k += blockDim.x) hist_words[k] = 0;
 
-    const int c0 = static_cast<int>(blockIdx.x) * t, i0 = static_cast<int>(blockIdx.y * rows);
-    const int col = c0 + c;
-    const bool owner = col < static_cast<int>(w);
-    const int hi = static_cast<int>(h), cols = static_cast<int>(columns);
-    for (int v = 0; v < band; ++v) hist[v * t + c] = 0;
+    const int c0 = static_cast<int>(blockIdx.x * tile), i0 = static_cast<int>(blockIdx.y * rows);
+    const int wi = static_cast<int>(w), hi = static_cast<int>(h), cols = static_cast<int>(columns);
     __syncthreads();
-
-    // Counted value of a sample (compact, in the band) if masked, else -1;
-    // -1 outside [0, columns).
+    // The sample's histogram value (compact, in the band) if it is masked,
+    // else -1; -1 also outside [0, columns).
     auto counted = [&](int row, int j) -> std::int16_t {
         if (j < 0 || j >= cols) return -1;
         const std::size_t at = static_cast<std::size_t>(row) * stride + j;
@@ -179,50 +173,49 @@ __global__ void c_values_kernel(const std::uint16_t* image, const std::uint8_t* 
         const unsigned compact = static_cast<unsigned>(image[at]) - p.band_base;
         return compact < p.band_size ? static_cast<std::int16_t>(compact) : static_cast<std::int16_t>(-1);
     };
-    auto line = [&](int row) { return ring + (row % ring_rows) * reach; };
-    auto load = [&](int row) {
-        std::int16_t* l = line(row);
-        for (int x = c; x < reach; x += t) l[x] = counted(row, c0 - ipad + x);
+    // Adds delta for every (tile column c, sample c + o - pad) of cached row
+    // `line`: the samples within pad of each column.
+    auto update = [&](const std::int16_t* line, int lines, std::uint32_t delta) {
+        for (int e = threadIdx.x; e < lines * t * span; e += blockDim.x) {
+            const int l = e / (t * span), rest = e % (t * span);
+            const int c = rest % t, o = rest / t;
+            if (c0 + c >= wi) continue;
+            const int v = line[l * reach + c + o];
+            if (v < 0) continue;
+            const int index = v * t + c;
+            atomicAdd(&hist_words[index >> 1], delta << (16 * (index & 1)));
+        }
+    };
+    auto load = [&](int row, int line) {
+        for (int x = threadIdx.x; x < reach; x += blockDim.x) cache[line * reach + x] = counted(row, c0 - ipad + x);
     };
 
     // The window of row i0: rows [i0 - pad, i0 + pad] inside the scale.
     const int first = max(0, i0 - ipad), last = min(hi - 1, i0 + ipad);
-    for (int r = first; r <= last; ++r) load(r);
+    for (int e = threadIdx.x; e < (last - first + 1) * reach; e += blockDim.x)
+        cache[e] = counted(first + e / reach, c0 - ipad + e % reach);
     __syncthreads();
-    if (owner) {
-        for (int r = first; r <= last; ++r) {
-            const std::int16_t* l = line(r);
-            for (int o = 0; o < span; ++o) {
-                const int v = l[c + o];
-                if (v >= 0) ++hist[v * t + c];
-            }
-        }
-    }
+    update(cache, last - first + 1, 1u);
+    __syncthreads();
+    const auto* hist = reinterpret_cast<const std::uint16_t*>(hist_words);
     for (int i = i0; i < i0 + static_cast<int>(rows) && i < hi; ++i) {
-        const int out = i - ipad - 1, in = i + ipad;
         if (i > i0) {
-            // The ring row `in` replaces is two before `out`: no thread still
-            // reads it (one sync per step is enough).
-            if (in < hi) load(in);
+            const int out = i - ipad - 1, in = i + ipad;
+            if (out >= 0) load(out, 0);
+            if (in < hi) load(in, 1);
             __syncthreads();
-            if (owner) {
-                const std::int16_t* lo = out >= 0 ? line(out) : nullptr;
-                const std::int16_t* li = in < hi ? line(in) : nullptr;
-                for (int o = 0; o < span; ++o) {
-                    const int vo = lo ? lo[c + o] : -1, vi = li ? li[c + o] : -1;
-                    if (vo == vi) continue;  // the same value leaves and enters
-                    if (vo >= 0) --hist[vo * t + c];
-                    if (vi >= 0) ++hist[vi * t + c];
-                }
-            }
+            if (out >= 0) update(cache, 1, 0xffffffffu);  // -1 in the half: modulo 2^32, exact once all are in
+            if (in < hi) update(cache + reach, 1, 1u);
+            __syncthreads();
         }
-        if (owner) {
-            // The centre sample's counted value is c_value()'s test of the
-            // mask and the band (outside either the c-value is 0).
-            const int v = line(i)[c + ipad];
+        for (int c = threadIdx.x; c < t; c += blockDim.x) {
+            const int col = c0 + c;
+            if (col >= wi) continue;
+            const std::size_t at = static_cast<std::size_t>(i) * stride + col;
             c_values[static_cast<std::size_t>(i) * w + col] =
-                v >= 0 ? c_value(hist, t, c, v + p.band_base, p, reciprocal) : 0.0f;
+                mask[at] ? c_value(hist, t, c, image[at], p, reciprocal) : 0.0f;
         }
+        __syncthreads();  // before the next step changes the histograms and the cache
     }
 }
 
@@ -417,12 +410,12 @@ private:
     static constexpr std::size_t kSharedBytes = 47 * 1024;
 
     // Dynamic shared memory of c_values_kernel: the histograms, then the
-    // ring of (2 pad + 3) rows of tile + 2 pad counted values.
+    // cache of (2 pad + 1) rows of tile + 2 pad counted values.
     std::size_t c_values_shared_bytes(unsigned pad) const
     {
         const std::size_t histograms = std::size_t{setup_.contrast.band_size} * tile_ * sizeof(std::uint16_t);
-        const std::size_t ring = std::size_t{2 * pad + 3} * (tile_ + 2 * pad) * sizeof(std::int16_t);
-        return histograms + ring;
+        const std::size_t cache = std::size_t{2 * pad + 1} * (tile_ + 2 * pad) * sizeof(std::int16_t);
+        return histograms + cache;
     }
 
     struct Tables {
@@ -481,8 +474,8 @@ private:
             unsigned rows = kMaxTileRows;
             while (rows > kMinTileRows && gpu::blocks_for(w, tile_) * gpu::blocks_for(h, rows) < kWantedBlocks) rows /= 2;
             const dim3 tiles(gpu::blocks_for(w, tile_), gpu::blocks_for(h, rows));
-            c_values_kernel<<<tiles, tile_, c_values_shared_bytes(pad), stream>>>(
-                image_.get(), mask_.get(), stride, w, h, pad, std::max(w, pad), rows, setup_.contrast,
+            c_values_kernel<<<tiles, kThreads, c_values_shared_bytes(pad), stream>>>(
+                image_.get(), mask_.get(), stride, w, h, pad, std::max(w, pad), tile_, rows, setup_.contrast,
                 reciprocal_.get(), c_values_.get());
             gpu::check_launch("cambi c_values_kernel");
 
