@@ -137,32 +137,38 @@ __global__ void copy_back_kernel(const std::uint16_t* from_image, const std::uin
 
 // ---------------------------------------------------------------- c-values
 
-// c-values of rows [i0, i0 + rows) and columns [c0, c0 + tile) of a scale:
+// c-values of rows [i0, i0 + rows) and columns [c0, c0 + kTile) of a scale:
 // the tile's histograms (value x tile column, 16-bit counts, two to a 32-bit
 // word) slide down the rows as the CPU's Windows do. A sample at column j
 // (< `columns`: at scales narrower than the window, the CPU also counts the
 // buffer's columns up to the window's half-width) counts for every tile
-// column within pad of it. Shared memory: the histograms, then the counted
-// values of the samples the tile reads (the first rows' window, and the two
-// rows that leave and enter it at each step), and the contrast parameters.
+// column within pad of it. Thread x handles tile column x % kTile and the
+// window offsets x / kTile, x / kTile + kThreads / kTile, ... (no division
+// in the loops). Shared memory: the histograms, then the counted values of
+// the samples the tile reads (the first rows' window, then two pairs of
+// lines, leaving / entering, one pair filled while the other is counted).
+template <int kTile>
 __global__ void c_values_kernel(const std::uint16_t* image, const std::uint8_t* mask, std::size_t stride, unsigned w,
-                                unsigned h, unsigned pad, unsigned columns, unsigned tile, unsigned rows,
-                                ContrastParams params, const float* reciprocal, float* c_values)
+                                unsigned h, unsigned pad, unsigned columns, unsigned rows, ContrastParams params,
+                                const float* reciprocal, float* c_values)
 {
+    constexpr int kOffsetsAtOnce = static_cast<int>(kThreads) / kTile;
     extern __shared__ std::uint32_t shared[];
-    const int t = static_cast<int>(tile), ipad = static_cast<int>(pad);
-    const int span = 2 * ipad + 1, reach = t + 2 * ipad;  // window width; samples a tile row reads
-    const int words = static_cast<int>(params.band_size) * t / 2;
+    const int ipad = static_cast<int>(pad);
+    const int span = 2 * ipad + 1, reach = kTile + 2 * ipad;  // window width; samples a tile row reads
+    const int words = static_cast<int>(params.band_size) * kTile / 2;
     std::uint32_t* hist_words = shared;
-    auto* cache = reinterpret_cast<std::int16_t*>(shared + words);  // span x reach counted values
+    auto* cache = reinterpret_cast<std::int16_t*>(shared + words);  // max(span, 4) x reach counted values
     // Raw storage: a __shared__ variable may not have a constructor (HIP).
     alignas(ContrastParams) __shared__ unsigned char params_storage[sizeof(ContrastParams)];
     if (threadIdx.x == 0) __builtin_memcpy(params_storage, &params, sizeof(ContrastParams));
     const ContrastParams& p = *reinterpret_cast<const ContrastParams*>(params_storage);
     for (int k = threadIdx.x; k < words; k += blockDim.x) hist_words[k] = 0;
 
-    const int c0 = static_cast<int>(blockIdx.x * tile), i0 = static_cast<int>(blockIdx.y * rows);
+    const int c0 = static_cast<int>(blockIdx.x) * kTile, i0 = static_cast<int>(blockIdx.y * rows);
     const int wi = static_cast<int>(w), hi = static_cast<int>(h), cols = static_cast<int>(columns);
+    const int c = static_cast<int>(threadIdx.x) % kTile, first_offset = static_cast<int>(threadIdx.x) / kTile;
+    const bool counts = c0 + c < wi;  // the thread's column is in the scale
     __syncthreads();
     // The sample's histogram value (compact, in the band) if it is masked,
     // else -1; -1 also outside [0, columns).
@@ -173,49 +179,52 @@ __global__ void c_values_kernel(const std::uint16_t* image, const std::uint8_t* 
         const unsigned compact = static_cast<unsigned>(image[at]) - p.band_base;
         return compact < p.band_size ? static_cast<std::int16_t>(compact) : static_cast<std::int16_t>(-1);
     };
-    // Adds delta for every (tile column c, sample c + o - pad) of cached row
-    // `line`: the samples within pad of each column.
-    auto update = [&](const std::int16_t* line, int lines, std::uint32_t delta) {
-        for (int e = threadIdx.x; e < lines * t * span; e += blockDim.x) {
-            const int l = e / (t * span), rest = e % (t * span);
-            const int c = rest % t, o = rest / t;
-            if (c0 + c >= wi) continue;
-            const int v = line[l * reach + c + o];
-            if (v < 0) continue;
-            const int index = v * t + c;
-            atomicAdd(&hist_words[index >> 1], delta << (16 * (index & 1)));
+    // Adds delta for the thread's (column, offsets) of cached line `line`.
+    auto update = [&](const std::int16_t* line, std::uint32_t delta) {
+        if (!counts) return;
+        for (int o = first_offset; o < span; o += kOffsetsAtOnce) {
+            const int v = line[c + o];
+            if (v >= 0) atomicAdd(&hist_words[(v * kTile + c) >> 1], delta << (16 * (c & 1)));
         }
     };
-    auto load = [&](int row, int line) {
-        for (int x = threadIdx.x; x < reach; x += blockDim.x) cache[line * reach + x] = counted(row, c0 - ipad + x);
+    auto load = [&](int row, std::int16_t* line) {
+        for (int x = threadIdx.x; x < reach; x += blockDim.x) line[x] = counted(row, c0 - ipad + x);
     };
 
     // The window of row i0: rows [i0 - pad, i0 + pad] inside the scale.
     const int first = max(0, i0 - ipad), last = min(hi - 1, i0 + ipad);
-    for (int e = threadIdx.x; e < (last - first + 1) * reach; e += blockDim.x)
-        cache[e] = counted(first + e / reach, c0 - ipad + e % reach);
+    for (int r = first; r <= last; ++r) load(r, cache + (r - first) * reach);
     __syncthreads();
-    update(cache, last - first + 1, 1u);
-    __syncthreads();
+    for (int r = first; r <= last; ++r) update(cache + (r - first) * reach, 1u);
+    // The lines of the step after row i: pair (i - i0) % 2.
+    auto leaving = [&](int step) { return cache + 2 * (step & 1) * reach; };
+    auto entering = [&](int step) { return cache + (2 * (step & 1) + 1) * reach; };
+    __syncthreads();  // the window is counted; its cache lines may be reused
+    const int end = min(i0 + static_cast<int>(rows), hi);
     const auto* hist = reinterpret_cast<const std::uint16_t*>(hist_words);
-    for (int i = i0; i < i0 + static_cast<int>(rows) && i < hi; ++i) {
+    for (int i = i0; i < end; ++i) {
         if (i > i0) {
-            const int out = i - ipad - 1, in = i + ipad;
-            if (out >= 0) load(out, 0);
-            if (in < hi) load(in, 1);
-            __syncthreads();
-            if (out >= 0) update(cache, 1, 0xffffffffu);  // -1 in the half: modulo 2^32, exact once all are in
-            if (in < hi) update(cache + reach, 1, 1u);
+            if (i - ipad - 1 >= 0) update(leaving(i - i0), 0xffffffffu);  // -1 in the half: modulo 2^32
+            if (i + ipad < hi) update(entering(i - i0), 1u);
             __syncthreads();
         }
-        for (int c = threadIdx.x; c < t; c += blockDim.x) {
+        // Row i's c-values, while the other threads fetch the lines that row
+        // i + 1's step takes out and adds (into the other pair of lines).
+        if (threadIdx.x < kTile) {
             const int col = c0 + c;
-            if (col >= wi) continue;
-            const std::size_t at = static_cast<std::size_t>(i) * stride + col;
-            c_values[static_cast<std::size_t>(i) * w + col] =
-                mask[at] ? c_value(hist, t, c, image[at], p, reciprocal) : 0.0f;
+            if (col < wi) {
+                const std::size_t at = static_cast<std::size_t>(i) * stride + col;
+                c_values[static_cast<std::size_t>(i) * w + col] =
+                    mask[at] ? c_value(hist, kTile, c, image[at], p, reciprocal) : 0.0f;
+            }
+        } else if (i + 1 < end) {
+            const int out = i - ipad, in = i + 1 + ipad;
+            for (int x = static_cast<int>(threadIdx.x) - kTile; x < reach; x += static_cast<int>(blockDim.x) - kTile) {
+                if (out >= 0) leaving(i + 1 - i0)[x] = counted(out, c0 - ipad + x);
+                if (in < hi) entering(i + 1 - i0)[x] = counted(in, c0 - ipad + x);
+            }
         }
-        __syncthreads();  // before the next step changes the histograms and the cache
+        __syncthreads();  // c-values read before the next step changes the histograms
     }
 }
 
@@ -410,11 +419,11 @@ private:
     static constexpr std::size_t kSharedBytes = 47 * 1024;
 
     // Dynamic shared memory of c_values_kernel: the histograms, then the
-    // cache of (2 pad + 1) rows of tile + 2 pad counted values.
+    // cache of max(2 pad + 1, 4) rows of tile + 2 pad counted values.
     std::size_t c_values_shared_bytes(unsigned pad) const
     {
         const std::size_t histograms = std::size_t{setup_.contrast.band_size} * tile_ * sizeof(std::uint16_t);
-        const std::size_t cache = std::size_t{2 * pad + 1} * (tile_ + 2 * pad) * sizeof(std::int16_t);
+        const std::size_t cache = std::size_t{std::max(2 * pad + 1, 4u)} * (tile_ + 2 * pad) * sizeof(std::int16_t);
         return histograms + cache;
     }
 
@@ -474,9 +483,11 @@ private:
             unsigned rows = kMaxTileRows;
             while (rows > kMinTileRows && gpu::blocks_for(w, tile_) * gpu::blocks_for(h, rows) < kWantedBlocks) rows /= 2;
             const dim3 tiles(gpu::blocks_for(w, tile_), gpu::blocks_for(h, rows));
-            c_values_kernel<<<tiles, kThreads, c_values_shared_bytes(pad), stream>>>(
-                image_.get(), mask_.get(), stride, w, h, pad, std::max(w, pad), tile_, rows, setup_.contrast,
-                reciprocal_.get(), c_values_.get());
+            auto c_values = tile_ == 32 ? c_values_kernel<32> : c_values_kernel<16>;
+            c_values<<<tiles, kThreads, c_values_shared_bytes(pad), stream>>>(image_.get(), mask_.get(), stride, w, h,
+                                                                             pad, std::max(w, pad), rows,
+                                                                             setup_.contrast, reciprocal_.get(),
+                                                                             c_values_.get());
             gpu::check_launch("cambi c_values_kernel");
 
             const std::uint32_t n = w * h;
