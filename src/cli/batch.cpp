@@ -9,34 +9,35 @@ namespace twinvmaf::cli {
 
 namespace {
 
-// Splits a line at unquoted blanks; "..." groups (with \" and \\ inside).
+// Splits a line at unquoted blanks, as a shell would: "..." groups (with \"
+// and \\ inside), '...' groups literally.
 std::vector<std::string> split_fields(const std::string& line)
 {
     std::vector<std::string> fields;
     std::string field;
-    bool in_field = false, quoted = false;
+    bool in_field = false;
+    char quote = 0;  // the quote open, if any
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
-        if (quoted) {
-            if (c == '\\' && i + 1 < line.size() && (line[i + 1] == '"' || line[i + 1] == '\\')) {
-                field += line[++i];
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                field += c;
-            }
+        if (quote == '"' && c == '\\' && i + 1 < line.size() && (line[i + 1] == '"' || line[i + 1] == '\\')) {
+            field += line[++i];
+        } else if (quote && c == quote) {
+            quote = 0;
+        } else if (quote) {
+            field += c;
         } else if (c == ' ' || c == '\t' || c == '\r') {
             if (in_field) fields.push_back(std::move(field));
             field.clear();
             in_field = false;
-        } else if (c == '"') {
-            quoted = in_field = true;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+            in_field = true;
         } else {
             field += c;
             in_field = true;
         }
     }
-    if (quoted) throw Error("a double quote is not closed");
+    if (quote) throw Error(std::string("a ") + (quote == '"' ? "double" : "single") + " quote is not closed");
     if (in_field) fields.push_back(std::move(field));
     return fields;
 }

@@ -12,8 +12,9 @@
 //                                 -p -b, if given, apply)
 //   output=PATH (o=PATH)          this pair's output file ("-": stdout)
 //
-// A field with spaces is written in double quotes ("my ref.yuv",
-// output="out dir/a.json"); inside quotes \" and \\ stand for " and \.
+// A field with spaces is quoted as in a shell: "my ref.yuv",
+// output="out dir/a.json" (inside double quotes \" and \\ stand for " and
+// \), or 'my ref.yuv' (single quotes take everything literally).
 // Without output=, a pair's output is DIR/<name of DIS>.<format> when -o DIR
 // is given (DIR an existing folder, or "-" for stdout), else DIS.<format>
 // beside the distorted file (<format>: xml, json, csv or sub).
