@@ -127,8 +127,16 @@ void score_pair(const Engine& engine, const SessionConfig& session_config, const
             scores.device().empty() ? std::to_string(scores.threads()) + " threads" : scores.device();
         std::fprintf(stderr, "twinvmaf: %sbackend %s (%s), %llu frames\n", label.c_str(),
                      backend_name(scores.backend()), where.c_str(), static_cast<unsigned long long>(scores.frames()));
-        // TWINVMAF_GPU_TIMING=1: where the device time went, per frame.
+        // TWINVMAF_GPU_TIMING=1: where the time went (per frame on a GPU).
         const GpuStats& gpu = scores.data().result.gpu_stats;
+        if (std::getenv("TWINVMAF_GPU_TIMING") && scores.backend() == Backend::kCpu) {
+            const double total_ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+            std::fprintf(stderr, "twinvmaf: %shost ms: start-up 0.0 (cpu), frame loop %.1f (%.3f/frame), pipeline "
+                                 "%.1f, whole run %.1f\n",
+                         label.c_str(), 1000 * scores.seconds(), 1000 * scores.seconds() / std::max<double>(1, scores.frames()),
+                         pipeline_ms, total_ms);
+        }
         if (gpu.frames && (gpu.upload_ms > 0 || gpu.readback_ms > 0)) {
             const double n = static_cast<double>(gpu.frames);
             std::fprintf(stderr, "twinvmaf: %sdevice ms/frame: upload %.4f", label.c_str(), gpu.upload_ms / n);

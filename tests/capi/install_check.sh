@@ -65,3 +65,39 @@ int main(void)
 C
 cc -std=c99 -Wall -Werror "$scratch/netflix_style.c" $cflags $(pkg-config --libs libvmaf) -o "$scratch/netflix_style"
 LD_LIBRARY_PATH=$(pkg-config --variable=libdir libvmaf) "$scratch/netflix_style"
+
+# The C++ API the same way: installed headers and libtwinvmaf.a.
+cat >"$scratch/cpp_api.cpp" <<'CPP'
+#include <twinvmaf/engine.h>
+
+#include <cstdio>
+#include <cstring>
+
+int main()
+{
+    twinvmaf::Engine engine({.threads = 2});
+    twinvmaf::Session session = engine.open({.models = {twinvmaf::Model::builtin("vmaf_v0.6.1")},
+                                             .features = {{"psnr", {}}}});
+    const twinvmaf::VideoFormat format{64, 36, twinvmaf::ChromaFormat::k420, 8};
+    session.start(format);
+    for (int i = 0; i < 3; ++i) {
+        auto ref = session.picture(), dis = session.picture();
+        for (std::size_t b = 0; b < ref->size_bytes(); ++b) {
+            ref->bytes()[b] = static_cast<unsigned char>(b * 3 + i);
+            dis->bytes()[b] = static_cast<unsigned char>(b * 3 + i + b % 4);
+        }
+        session.push(std::move(ref), std::move(dis));
+    }
+    const twinvmaf::Scores scores = session.finish();
+    std::printf("C++ API: %llu frames, vmaf %f, psnr_y %f\n", static_cast<unsigned long long>(scores.frames()),
+                *scores.pooled("vmaf", twinvmaf::PoolMethod::kMean), *scores.pooled("psnr_y", twinvmaf::PoolMethod::kMean));
+    try {
+        engine.open({.features = {{"no_such_feature", {}}}});
+    } catch (const twinvmaf::Error& e) {
+        return std::strstr(e.what(), "no_such_feature") ? 0 : 1;
+    }
+    return 1;
+}
+CPP
+c++ -Wall -Werror "$scratch/cpp_api.cpp" $(pkg-config --cflags --libs twinvmaf) -o "$scratch/cpp_api"
+"$scratch/cpp_api"
