@@ -93,8 +93,14 @@ void Session::start(const VideoFormat& format)
     if (s.used) throw Error("the session has already started");
     s.used = true;
     s.data->format = format;
-    s.pipeline = std::make_unique<Pipeline>(std::move(s.extractors), s.pipeline_config());
-    s.pipeline->begin(format, s.data->collector);
+    try {
+        auto pipeline = std::make_unique<Pipeline>(std::move(s.extractors), s.pipeline_config());
+        pipeline->begin(format, s.data->collector);
+        s.pipeline = std::move(pipeline);
+    } catch (const std::exception& e) {
+        s.start_error = e.what();
+        throw;
+    }
 }
 
 std::shared_ptr<Picture> Session::picture()
@@ -109,6 +115,7 @@ void Session::push(std::shared_ptr<const Picture> reference, std::shared_ptr<con
     State& s = *state_;
     if (!reference || !distorted) throw Error("a frame pair needs a reference and a distorted picture");
     if (s.finished) throw Error("frame pair pushed after finish()");
+    if (!s.start_error.empty()) throw Error("the session could not start: " + s.start_error);
     if (!s.pipeline) {
         if (s.used) throw Error("a session scores one pair; this one scored files");
         start(reference->format());
@@ -126,6 +133,7 @@ void Session::push(const Picture& reference, const Picture& distorted)
 {
     State& s = *state_;
     if (!s.pipeline && !s.used) start(reference.format());
+    if (!s.start_error.empty()) throw Error("the session could not start: " + s.start_error);
     if (s.finished || !s.pipeline) throw Error("frame pair pushed after finish() or to a session that scored files");
     s.check_formats(reference, distorted, s.pipeline->frames_pushed());
     auto copy = [&](const Picture& from) {
@@ -142,6 +150,7 @@ Scores Session::finish()
 {
     State& s = *state_;
     if (s.finished) throw Error("finish() was called already");
+    if (!s.start_error.empty()) throw Error("the session could not start: " + s.start_error);
     if (!s.pipeline) throw Error("no frames to score: no frame pair was pushed");
     PipelineResult result = s.pipeline->finish();
     s.pipeline.reset();

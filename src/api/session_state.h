@@ -34,6 +34,7 @@ struct Session::State {
     std::unique_ptr<Pipeline> pipeline;
     bool used = false;      // score() or start() called
     bool finished = false;
+    std::string start_error;  // why start() failed: every later call says it
 
     PipelineConfig pipeline_config() const;
     // Both pictures have the session's format; else an Error naming frame.

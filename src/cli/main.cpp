@@ -1,5 +1,7 @@
-// twinvmaf: the command-line tool. Mirrors Netflix's `vmaf` CLI; every error
-// ends here as one line on stderr, a nonzero exit, and no output file.
+// twinvmaf: the command-line tool, a client of the C++ API
+// (include/twinvmaf/engine.h). Mirrors Netflix's `vmaf` CLI for one pair, and
+// scores every pair of a list with --batch; every error ends here as one
+// line on stderr, a nonzero exit, and no output file.
 //
 // Exit codes: 0 success, 1 bad command line, 2 bad input or failed run.
 #include <unistd.h>
@@ -18,10 +20,10 @@
 #include <string>
 #include <vector>
 
+#include "api/scores_data.h"
 #include "cli/batch.h"
 #include "cli/cli_args.h"
 #include "cli/progress.h"
-#include "api/scores_data.h"
 #include "output/output_file.h"
 #include "twinvmaf/engine.h"
 #include "twinvmaf/error.h"

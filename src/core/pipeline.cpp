@@ -234,8 +234,8 @@ void Pipeline::push(std::shared_ptr<const Picture> ref, std::shared_ptr<const Pi
 {
     if (!run_) throw Error("internal: Pipeline::push before begin");
     Run& r = *run_;
-    if (r.failed) throw Error("internal: the pipeline failed earlier and takes no more frames");
-    if (r.finished) throw Error("internal: frame pair pushed after the pipeline finished");
+    if (r.failed) throw Error("scoring failed at an earlier frame (see that error); no more frames are taken");
+    if (r.finished) throw Error("frame pair given after the last one was scored");
     prepare();
     if (!ref || !dis) throw Error("internal: a frame pair needs two pictures");
     if (!(ref->format() == r.format) || !(dis->format() == r.format))
@@ -304,7 +304,8 @@ PipelineResult Pipeline::finish()
 {
     if (!run_) throw Error("internal: Pipeline::finish before begin");
     Run& r = *run_;
-    if (r.failed || r.finished) throw Error("internal: the pipeline cannot finish twice or after a failure");
+    if (r.failed) throw Error("scoring failed at an earlier frame (see that error)");
+    if (r.finished) throw Error("internal: the pipeline finished already");
     try {
         while (!r.in_flight.empty()) collect_oldest();
         if (r.pushed == 0) throw Error("no frames to score: no frame pair was given");

@@ -409,6 +409,8 @@ static void api_refusals(void)
     CHECK(vmaf_init(&vmaf, cfg) == 0);
     CHECK(vmaf_use_feature(vmaf, "float_ms_ssim", NULL) == 0);
     CHECK(read_pair(vmaf, 32, 32, 0) == -EINVAL);
+    CHECK(read_pair(vmaf, 32, 32, 0) == -EINVAL); /* and again, saying why */
+    CHECK(vmaf_read_pictures(vmaf, NULL, NULL, 0) == -EINVAL);
     CHECK(vmaf_close(vmaf) == 0);
 
     /* A 10-bit sample above 1023. */

@@ -227,6 +227,10 @@ TEST(Api, SessionMisuseIsAnError)
     // A frame size a feature refuses, when scoring starts.
     Session small = engine.open({.features = {{"float_ms_ssim", {}}}});
     expect_error([&] { small.start(kFormat); }, "float_ms_ssim");
+    // ... and every later call says why.
+    expect_error([&] { small.push(random_picture(kFormat, 1), random_picture(kFormat, 2)); },
+                 "the session could not start: float_ms_ssim");
+    expect_error([&] { small.finish(); }, "the session could not start");
 }
 
 TEST(Api, ModelsByNetflixsNames)
