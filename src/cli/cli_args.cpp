@@ -31,6 +31,7 @@ enum LongOnly {
     kNflxCtc,
     kBackend,
     kGpu,
+    kBatch,
 };
 
 const option kLongOptions[] = {
@@ -58,6 +59,7 @@ const option kLongOptions[] = {
     {"precision", required_argument, nullptr, kPrecision},
     {"backend", required_argument, nullptr, kBackend},
     {"gpu", required_argument, nullptr, kGpu},
+    {"batch", required_argument, nullptr, kBatch},
     {"no_prediction", no_argument, nullptr, 'n'},
     {"version", no_argument, nullptr, 'v'},
     {"quiet", no_argument, nullptr, 'q'},
@@ -258,6 +260,11 @@ Input:
  --frame_cnt $unsigned:       score at most N frames
  --frame_skip_ref $unsigned:  skip the first N frames of the reference
  --frame_skip_dist $unsigned: skip the first N frames of the distorted
+ --batch $path:               score every pair of a list in one process, instead
+                              of -r/-d: one pair a line, "REF DIS [width=W
+                              height=H pixel_format=P bitdepth=B output=PATH]";
+                              other options apply to every pair; -o names a
+                              folder for the outputs (default: DIS.<format>)
 Scoring:
  --model/-m $params:          model, colon-delimited: version=<built-in> or
                               path=<file.json>, name=, disable_clip,
@@ -343,6 +350,7 @@ ParseResult parse_arguments(int argc, char** argv)
             break;
         }
         case kGpu: s.gpu = static_cast<int>(parse_unsigned(optarg, kGpu, 1023)); break;
+        case kBatch: s.batch_list = optarg; break;
         case 'n': s.no_prediction = true; break;
         case 'q': s.quiet = true; break;
         case 'v': result.action = Action::kVersion; return result;
@@ -358,8 +366,14 @@ ParseResult parse_arguments(int argc, char** argv)
     }
     if (optind < argc) throw UsageError("unexpected argument \"" + std::string(argv[optind]) + "\"");
 
-    if (s.reference.empty()) throw UsageError("reference .y4m or .yuv (-r/--reference) is required");
-    if (s.distorted.empty()) throw UsageError("distorted .y4m or .yuv (-d/--distorted) is required");
+    if (!s.batch_list.empty()) {
+        // --batch: the pairs come from the list (cli/batch.h).
+        if (!s.reference.empty() || !s.distorted.empty())
+            throw UsageError("--batch takes its pairs from the list; give no -r/-d with it");
+    } else {
+        if (s.reference.empty()) throw UsageError("reference .y4m or .yuv (-r/--reference) is required");
+        if (s.distorted.empty()) throw UsageError("distorted .y4m or .yuv (-d/--distorted) is required");
+    }
     if (raw_flag_seen) {
         if (!width || !height || !chroma || !bitdepth)
             throw UsageError("raw .yuv input needs all of --width/-w, --height/-h, "

@@ -48,6 +48,7 @@ struct Settings {
     bool quiet = false;
     std::string backend = "auto";  // cpu | cuda | hip | auto
     int gpu = 0;                   // device index for cuda/hip
+    std::string batch_list;        // --batch: the list of pairs (cli/batch.h)
 };
 
 // What main() should do after parsing.

@@ -16,13 +16,10 @@
 
 #include "core/feature.h"
 #include "core/options.h"
+#include "twinvmaf/backend.h"
 #include "twinvmaf/picture.h"
 
 namespace twinvmaf {
-
-enum class Backend { kCpu, kCuda, kHip };
-
-const char* backend_name(Backend backend);
 
 // Counters that prove the frame flow (tests assert them per frame).
 struct GpuStats {
