@@ -19,6 +19,7 @@
 #include "core/collector.h"
 #include "core/feature.h"
 #include "core/pipeline.h"
+#include "core/simd.h"
 #include "core/thread_pool.h"
 #include "gpu/gpu_engine.h"
 #include "io/video_reader.h"
@@ -139,6 +140,8 @@ std::optional<std::uint64_t> expected_frames(const Settings& s, const VideoReade
 int run(const Settings& settings)
 {
     const auto started = std::chrono::steady_clock::now();
+    // A bad TWINVMAF_SIMD fails now, whatever the features.
+    simd::configure();
     // A folder, a missing folder or a read-only file fails now, not after
     // the scoring; the path is resolved again when the output is written.
     if (!settings.output_path.empty()) resolve_output_target(settings.output_path);
@@ -264,6 +267,8 @@ int main(int argc, char** argv)
         case cli::Action::kVersion:
             std::printf("twinvmaf %s (scores match Netflix libvmaf %s)\n", kVersion,
                         kNetflixReferenceVersion);
+            // Which CPU kernels run (TWINVMAF_SIMD caps them; src/core/simd.h).
+            std::printf("CPU kernels: %s\n", simd::name(simd::current()).c_str());
             return 0;
         case cli::Action::kRun: {
             const int status = cli::run(parsed.settings);

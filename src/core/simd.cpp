@@ -72,11 +72,14 @@ void configure_once()
             const std::string highway_name = wanted == "avx512" ? "avx3" : wanted;
             for (Target t : named_targets())
                 if (lower(hwy::TargetName(t)) == highway_name) env_choice = t;
-            if (env_choice < 0) {
+            if (env_choice < 0 || env_choice == HWY_SCALAR) {
                 std::string known = "scalar";
-                for (Target t : named_targets()) known += ", " + lower(hwy::TargetName(t));
-                throw Error("TWINVMAF_SIMD=" + std::string(value) + ": unknown instruction set (known: " + known +
-                            ", avx512)");
+                for (Target t : named_targets())
+                    if ((HWY_TARGETS & t) && t != HWY_SCALAR) known += ", " + lower(hwy::TargetName(t));
+                if (HWY_TARGETS & HWY_AVX3) known += " (alias avx512)";
+                if (env_choice < 0)
+                    throw Error("TWINVMAF_SIMD=" + std::string(value) + ": unknown instruction set (this build has " +
+                                known + ")");
             }
         }
     }
