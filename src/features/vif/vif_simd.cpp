@@ -194,6 +194,18 @@ HWY_INLINE void store_halves(VU32 lower, VU32 upper, std::uint16_t* high, std::u
     hn::StoreU(pack(hn::And(lower, mask), hn::And(upper, mask)), du16, low);
 }
 
+// The five moments (mu1, mu2, xx, yy, xy) of the columns at x, in
+// InterleaveLower / InterleaveUpper order, into a MomentRow.
+HWY_INLINE void store_moments(const VU32 (&lower)[5], const VU32 (&upper)[5], const MomentRow& out, unsigned x)
+{
+    const DU16 du16;
+    hn::StoreU(pack(lower[0], upper[0]), du16, out.mu1 + x);
+    hn::StoreU(pack(lower[1], upper[1]), du16, out.mu2 + x);
+    store_halves(lower[2], upper[2], out.xx_high + x, out.xx_low + x);
+    store_halves(lower[3], upper[3], out.yy_high + x, out.yy_low + x);
+    store_halves(lower[4], upper[4], out.xy_high + x, out.xy_low + x);
+}
+
 // combine_halves() of vif_math.h on every lane.
 HWY_INLINE VU32 combine_halves(VU32 high_sum, VU32 low_sum, unsigned shift)
 {
@@ -238,11 +250,7 @@ void vertical_moments_8bit(const std::uint8_t* const* ref_rows, const std::uint8
         VU32 lo[5], hi[5];
         moments(lower, lo);
         moments(upper, hi);
-        hn::StoreU(pack(lo[0], hi[0]), du16, out.mu1 + x);
-        hn::StoreU(pack(lo[1], hi[1]), du16, out.mu2 + x);
-        store_halves(lo[2], hi[2], out.xx_high + x, out.xx_low + x);
-        store_halves(lo[3], hi[3], out.yy_high + x, out.yy_low + x);
-        store_halves(lo[4], hi[4], out.xy_high + x, out.xy_low + x);
+        store_moments(lo, hi, out, x);
     }
     vif::vertical_moments<Scale, std::uint8_t>(ref_rows, dis_rows, shifts, x, width, out);
 }
@@ -280,11 +288,7 @@ void vertical_moments_16bit(const std::uint16_t* const* ref_rows, const std::uin
         VU32 lo[5], hi[5];
         moments(lower, lo);
         moments(upper, hi);
-        hn::StoreU(pack(lo[0], hi[0]), du16, out.mu1 + x);
-        hn::StoreU(pack(lo[1], hi[1]), du16, out.mu2 + x);
-        store_halves(lo[2], hi[2], out.xx_high + x, out.xx_low + x);
-        store_halves(lo[3], hi[3], out.yy_high + x, out.yy_low + x);
-        store_halves(lo[4], hi[4], out.xy_high + x, out.xy_low + x);
+        store_moments(lo, hi, out, x);
     }
     vif::vertical_moments<Scale, std::uint16_t>(ref_rows, dis_rows, shifts, x, width, out);
 }
