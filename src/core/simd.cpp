@@ -113,8 +113,11 @@ Target current()
 {
     configure();
     if (reference) return kReference;
-    const std::int64_t supported = hwy::SupportedTargets();
-    return supported & -supported;  // the best (lowest) bit
+    // The best (lowest) bit of what the CPU runs and this build has; Highway's
+    // one-lane fallback runs the reference kernels.
+    const std::int64_t runnable = hwy::SupportedTargets() & HWY_TARGETS;
+    const Target best = runnable & -runnable;
+    return best == 0 || best == HWY_SCALAR ? kReference : best;
 }
 
 std::string name(Target target) { return target == kReference ? "scalar" : hwy::TargetName(target); }
