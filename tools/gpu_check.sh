@@ -7,9 +7,10 @@
 #   tools/gpu_check.sh [--deps DIR] [--fixtures DIR] [--out DIR] [--arch 90]
 #
 # --deps holds what the GPU machine lacks (it has nvcc, cmake, ninja, python3):
-#   DIR/googletest (sources) and DIR/include/nlohmann (headers), and
-#   DIR/fixtures.tar.xz, used when --fixtures is not given (all three made by
-#   tools/pack_device_inputs.py).
+#   DIR/googletest (sources), DIR/include/nlohmann (headers), DIR/hwy
+#   (Debian's libhwy-dev and libhwy1 unpacked there with dpkg -x, from
+#   `apt-get download libhwy-dev libhwy1`) and DIR/fixtures.tar.xz, used
+#   when --fixtures is not given (tools/pack_device_inputs.py packs them).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 deps="$root/.device"; fixtures="${TWINVMAF_FIXTURES:-}"; out="${OUT:-/tmp}"; arch=90
@@ -34,7 +35,10 @@ section() { echo; echo "=== $* ==="; }
 
 section "build (sm_$arch)"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+hwy_config=$(find "$deps/hwy" -name hwy-config.cmake 2>/dev/null | head -1)
+[ -n "$hwy_config" ] || { echo "no hwy-config.cmake under $deps/hwy (see --deps above)" >&2; exit 2; }
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+  -Dhwy_DIR="$(dirname "$hwy_config")" \
   -DTWINVMAF_GTEST_SOURCE_DIR="$deps/googletest" -DCMAKE_CXX_FLAGS="-I$deps/include" \
   -DTWINVMAF_BUILD_BENCH=OFF >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 # Only what needs the device: the CPU suite runs in CI.

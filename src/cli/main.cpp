@@ -24,6 +24,7 @@
 #include "cli/batch.h"
 #include "cli/cli_args.h"
 #include "cli/progress.h"
+#include "core/simd.h"
 #include "output/output_file.h"
 #include "twinvmaf/engine.h"
 #include "twinvmaf/error.h"
@@ -84,6 +85,8 @@ void score_pair(const Engine& engine, const SessionConfig& session_config, const
                 const std::string& label)
 {
     const auto started = std::chrono::steady_clock::now();
+    // A bad TWINVMAF_SIMD fails now, whatever the features.
+    simd::configure();
     // A folder, a missing folder or a read-only file fails now, not after
     // the scoring; the path is resolved again when the output is written.
     if (!settings.output_path.empty()) resolve_output_target(settings.output_path);
@@ -253,6 +256,8 @@ int main(int argc, char** argv)
         case cli::Action::kVersion:
             std::printf("twinvmaf %s (scores match Netflix libvmaf %s)\n", kVersion,
                         kNetflixReferenceVersion);
+            // Which CPU kernels run (TWINVMAF_SIMD caps them; src/core/simd.h).
+            std::printf("CPU kernels: %s\n", simd::name(simd::current()).c_str());
             return 0;
         case cli::Action::kRun: {
             const int status =
