@@ -86,22 +86,23 @@ std::string shell_quote(const std::string& text)
     return quoted + "'";
 }
 
-#ifdef TWINVMAF_CLI
-CommandResult run_cli(const std::string& arguments)
+CommandResult run_command(const std::string& command)
 {
     TempDir dir;
     const auto out_path = dir / "stdout";
     const auto err_path = dir / "stderr";
-    const std::string command = shell_quote(TWINVMAF_CLI) + " " + arguments + " >" +
-                                shell_quote(out_path.string()) + " 2>" + shell_quote(err_path.string()) +
-                                " </dev/null";
-    const int status = std::system(command.c_str());
+    const std::string redirected = command + " >" + shell_quote(out_path.string()) + " 2>" +
+                                   shell_quote(err_path.string()) + " </dev/null";
+    const int status = std::system(redirected.c_str());
     CommandResult result;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     result.stdout_text = read_file(out_path);
     result.stderr_text = read_file(err_path);
     return result;
 }
+
+#ifdef TWINVMAF_CLI
+CommandResult run_cli(const std::string& arguments) { return run_command(shell_quote(TWINVMAF_CLI) + " " + arguments); }
 #else
 CommandResult run_cli(const std::string&)
 {

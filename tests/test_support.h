@@ -44,6 +44,9 @@ struct CommandResult {
     std::string stderr_text;
 };
 
+// Runs a /bin/sh command line, its standard input empty.
+CommandResult run_command(const std::string& command);
+
 // Runs the twinvmaf CLI built with the tests (arguments are shell-quoted).
 CommandResult run_cli(const std::string& arguments);
 

@@ -242,6 +242,16 @@ ModelRequest parse_model_argument(const std::string& text)
     return model;
 }
 
+Model load_model(const ModelRequest& request)
+{
+    const ModelOptions options{
+        .name = request.name, .disable_clip = request.disable_clip, .enable_transform = request.enable_transform};
+    Model loaded = request.version.empty() ? Model::from_file(request.path, options)
+                                           : Model::builtin(request.version, options);
+    for (const auto& [extractor, overrides] : request.overrides) loaded.override_feature(extractor, overrides);
+    return loaded;
+}
+
 std::string usage_text(const char* program)
 {
     std::string text = "Usage: ";

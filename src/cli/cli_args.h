@@ -9,6 +9,7 @@
 
 #include "core/options.h"
 #include "output/writers.h"
+#include "twinvmaf/model.h"
 #include "twinvmaf/picture.h"
 
 namespace twinvmaf::cli {
@@ -73,5 +74,9 @@ std::string usage_text(const char* program);
 FeatureRequest parse_feature_argument(const std::string& text);
 // Splits a --model argument as Netflix's parse_model_config does.
 ModelRequest parse_model_argument(const std::string& text);
+// Loads a parsed --model as Netflix's vmaf does: the built-in version or the
+// file, then its "<extractor>.<option>=<value>" overrides (the CLI and the
+// Python package alike). Throws twinvmaf::Error naming what is at fault.
+Model load_model(const ModelRequest& request);
 
 }  // namespace twinvmaf::cli

@@ -33,20 +33,13 @@
 namespace twinvmaf::cli {
 namespace {
 
-// Loads each --model as Netflix's vmaf does: the built-in version or the file,
-// then its "<extractor>.<option>=<value>" overrides.
+// Loads each --model (cli::load_model), naming the argument in errors.
 std::vector<Model> load_models(const Settings& settings)
 {
     std::vector<Model> models;
     for (const ModelRequest& request : settings.models) {
         try {
-            const ModelOptions options{.name = request.name,
-                                       .disable_clip = request.disable_clip,
-                                       .enable_transform = request.enable_transform};
-            Model loaded = request.version.empty() ? Model::from_file(request.path, options)
-                                                   : Model::builtin(request.version, options);
-            for (const auto& [extractor, overrides] : request.overrides) loaded.override_feature(extractor, overrides);
-            models.push_back(std::move(loaded));
+            models.push_back(load_model(request));
         } catch (const Error& e) {
             throw Error("--model " + request.text + ": " + e.what());
         }
@@ -95,7 +88,7 @@ void score_pair(const Engine& engine, const SessionConfig& session_config, const
     const bool show_progress = !settings.quiet && ::isatty(STDERR_FILENO);
     std::optional<Progress> progress;
     ScoreCallbacks callbacks;
-    callbacks.opened = [&](std::optional<std::uint64_t> frames) { progress.emplace(show_progress, frames); };
+    callbacks.opened = [&](std::optional<std::uint64_t> frames) { progress.emplace(show_progress, frames, label); };
     callbacks.progress = [&](std::uint64_t done) { progress->update(done); };
     callbacks.warn = [&](const std::string& message) {
         if (progress) progress->interrupt();

@@ -191,4 +191,22 @@ TEST_F(Batch, ProblemsOfTheWholeBatchStopItAtOnce)
     for (const Entry& entry : entries) EXPECT_FALSE(fs::exists(entry.output)) << entry.output;
 }
 
+// On a terminal each pair's progress line starts with the pair's place in the
+// list (script(1) gives the CLI a pseudo-terminal for stderr).
+TEST_F(Batch, ProgressLineNamesThePair)
+{
+    std::vector<Entry> good;
+    for (const Entry& entry : entries)
+        if (!entry.single_args.empty()) good.push_back(entry);
+    const std::string command = std::string(TWINVMAF_CLI) + " --batch " + shell_quote(write_list(good).string()) +
+                                " --frame_cnt 3 --feature psnr --json";
+    const auto r = run_command("script -qec " + shell_quote(command) + " /dev/null");
+    ASSERT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+    for (std::size_t i = 0; i < good.size(); ++i) {
+        const std::string pair = "pair " + std::to_string(i + 1) + "/" + std::to_string(good.size());
+        EXPECT_NE(r.stdout_text.find("\r" + pair + " (line "), std::string::npos) << pair << ":\n" << r.stdout_text;
+    }
+    EXPECT_NE(r.stdout_text.find("3/3 frames"), std::string::npos) << r.stdout_text;
+}
+
 }  // namespace
