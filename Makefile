@@ -52,9 +52,10 @@ demo: build
 	$(RELEASE_DIR)/twinvmaf $(DEMO_ARGS)
 
 # The tests also compile every kernel for AMD GPUs (tools/hip_check.sh), which
-# needs Debian's hipcc: installed here, not for a plain build.
+# needs Debian's hipcc, and open the HTML report in Chromium: installed here,
+# not for a plain build.
 test: build
-	bash scripts/install-deps.sh --hip
+	bash scripts/install-deps.sh --hip --browser
 	ctest --preset release
 
 debug-test: deps

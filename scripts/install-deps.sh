@@ -4,8 +4,9 @@
 # Idempotent: it asks dpkg which packages are missing and installs only those,
 # so a second run (every `make build` calls it) is fast and needs no network.
 #
-# Usage: scripts/install-deps.sh [--hip]
-#   --hip   also install hipcc (for the HIP backend).
+# Usage: scripts/install-deps.sh [--hip] [--browser]
+#   --hip       also install hipcc (for the HIP backend).
+#   --browser   also install Chromium (the report's rendering test).
 #
 # CUDA is deliberately not installed: nvcc is preinstalled where we have GPUs
 # (/usr/local/cuda/bin/nvcc) and CMake finds it; without it the GPU backend is
@@ -18,17 +19,23 @@ packages=(
   nlohmann-json3-dev libbenchmark-dev
   libhwy-dev  # Highway: the CPU SIMD kernels
   time bc  # /usr/bin/time and bc, used by the benchmark scripts
+  # The Python package (python/): pybind11 for Debian's python3, numpy for
+  # frames, pandas for DataFrames, Dask's distributed for catalogues,
+  # matplotlib for the report, tqdm for progress bars, pytest for its tests.
+  python3-dev python3-pybind11 python3-numpy python3-pandas python3-distributed
+  python3-matplotlib python3-tqdm python3-pytest
 )
 
 for arg in "$@"; do
   case "$arg" in
     --hip) packages+=(hipcc) ;;
+    --browser) packages+=(chromium fonts-dejavu-core) ;;
     -h|--help)
-      sed -n '2,13s/^# \{0,1\}//p' "$0"
+      sed -n '2,14s/^# \{0,1\}//p' "$0"
       exit 0
       ;;
     *)
-      echo "install-deps.sh: unknown argument '$arg' (expected --hip)" >&2
+      echo "install-deps.sh: unknown argument '$arg' (expected --hip or --browser)" >&2
       exit 2
       ;;
   esac

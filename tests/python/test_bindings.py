@@ -1,0 +1,197 @@
+"""The twinvmaf Python package over the C++ API: the CLI's bits, numpy frames
+scored as files are, errors, the GIL, pandas."""
+
+import threading
+
+import numpy as np
+import pytest
+
+import twinvmaf
+from conftest import cli_geometry, fixture, geometry, load_json, run_cli, same_value, strip_fps
+
+# (fixture, CLI arguments, the same for Python): models and features by
+# Netflix's names and options, a model file, a bootstrap model, subsampling,
+# aggregate metrics, 4:2:2 and 4:4:4, 8 to 12 bits.
+RUNS = [
+    ("vtest_576x324_420p8", ["--feature", "psnr"], dict(features=["psnr"])),
+    ("box_640x480_422p10",
+     ["--model", "version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1.2", "--feature", "float_ssim=enable_db=true"],
+     dict(models=["version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1.2"],
+          features=[("float_ssim", {"enable_db": True})])),
+    ("cup_640x480_444p8", ["--model", "version=vmaf_b_v0.6.3", "--feature", "ciede", "--subsample", "2"],
+     dict(models=[twinvmaf.Model.builtin("vmaf_b_v0.6.3")], features={"ciede": {}}, subsample=2)),
+    ("vtest_576x324_420p12",
+     ["--no_prediction", "--feature", "psnr=enable_apsnr=true:enable_mse=true", "--feature", "float_ms_ssim"],
+     dict(no_prediction=True, features=["psnr=enable_apsnr=true:enable_mse=true", "float_ms_ssim"])),
+    ("megamind_720x528_420p8", ["--model", "version=vmaf_v1.0.16_3d0h", "--model", "version=vmaf_4k_v0.6.1:name=4k"],
+     dict(models=["vmaf_v1.0.16_3d0h", twinvmaf.Model.builtin("vmaf_4k_v0.6.1", name="4k")])),
+]
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return twinvmaf.Engine(backend="cpu", threads=2)
+
+
+@pytest.mark.parametrize("name,cli_args,options", RUNS, ids=[r[0] for r in RUNS])
+def test_every_value_equals_the_cli(engine, tmp_path, name, cli_args, options):
+    folder, meta = fixture(name)
+    out = tmp_path / "cli.json"
+    run_cli(["-r", str(folder / "ref.yuv"), "-d", str(folder / "dis.yuv"), *cli_geometry(meta), *cli_args,
+             "--threads", "2", "--json", "--precision", "max", "-q", "-o", str(out)])
+    cli = load_json(out.read_text())
+    scores = engine.score(folder / "ref.yuv", folder / "dis.yuv", **geometry(meta), **options)
+
+    assert scores.frame_numbers == [f["frameNum"] for f in cli["frames"]]
+    assert len(scores.frames) == len(cli["frames"]) > 0
+    for frame, expected in zip(scores.frames, cli["frames"]):
+        assert list(frame) == list(expected["metrics"])
+        for metric, value in expected["metrics"].items():
+            assert same_value(value, frame[metric]), (expected["frameNum"], metric, value, frame[metric])
+    assert list(scores.pooled) == list(cli["pooled_metrics"])
+    for metric, methods in cli["pooled_metrics"].items():
+        assert list(scores.pooled[metric]) == list(methods)
+        for method, value in methods.items():
+            assert same_value(value, scores.pooled[metric][method]), (metric, method)
+    assert list(scores.aggregates) == list(cli["aggregate_metrics"])
+    for metric, value in cli["aggregate_metrics"].items():
+        assert same_value(value, scores.aggregates[metric]), metric
+    # The output file itself, byte for byte apart from fps.
+    assert strip_fps(scores.render("json", "max")) == strip_fps(out.read_text())
+
+
+def raw_frames(folder, meta):
+    """The fixture's frames as (N, samples) arrays of the .yuv layout."""
+    dtype = np.uint8 if meta["bitdepth"] == 8 else np.uint16
+    samples = meta["frame_size_bytes"] // np.dtype(dtype).itemsize
+    return [np.fromfile(folder / f, dtype).reshape(-1, samples) for f in ("ref.yuv", "dis.yuv")]
+
+
+def planes(frame, meta):
+    w, h = meta["width"], meta["height"]
+    sx, sy = {420: (1, 1), 422: (1, 0), 444: (0, 0)}[meta["pixel_format"]]
+    cw, ch = (w + sx) >> sx, (h + sy) >> sy
+    y = frame[: w * h].reshape(h, w)
+    u = frame[w * h: w * h + cw * ch].reshape(ch, cw)
+    v = frame[w * h + cw * ch:].reshape(ch, cw)
+    return y, u, v
+
+
+@pytest.mark.parametrize("name", ["vtest_576x324_420p10", "cup_640x480_444p8", "noise_19x23_420p8"])
+def test_numpy_frames_score_as_the_files_do(engine, name):
+    folder, meta = fixture(name)
+    options = dict(features=["psnr", "float_ssim"])
+    files = engine.score(folder / "ref.yuv", folder / "dis.yuv", **geometry(meta), **options)
+    ref, dis = raw_frames(folder, meta)
+    expected = strip_fps(files.render("json", "max"))
+    # Whole frames in file layout (1-D), then three planes per frame from a generator.
+    flat = engine.score(ref, dis, **geometry(meta), **options)
+    assert strip_fps(flat.render("json", "max")) == expected
+    by_planes = engine.score((planes(f, meta) for f in ref), (planes(f, meta) for f in dis),
+                             bitdepth=meta["bitdepth"], **options)
+    assert strip_fps(by_planes.render("json", "max")) == expected
+    if meta["pixel_format"] == 444:  # (3, H, W) arrays
+        stacked = [np.stack(planes(f, meta)) for f in ref], [np.stack(planes(f, meta)) for f in dis]
+        assert strip_fps(engine.score(*stacked, **options).render("json", "max")) == expected
+
+
+def test_strided_planes_and_a_session_fed_by_hand(engine):
+    rng = np.random.default_rng(7)
+    h, w = 36, 64
+    big = rng.integers(0, 256, size=(4, 2 * h, 2 * w), dtype=np.uint8)
+
+    def frame(i, shift):  # every other row and column of a larger array: not contiguous
+        y = big[i, ::2, ::2]
+        u = np.ascontiguousarray(big[i, :h // 2, :w // 2] // 2 + shift)
+        return y, u, u.copy()
+
+    session = engine.open(models=[], features=["psnr"])
+    for i in range(4):
+        session.push(frame(i, 0), frame((i + 1) % 4, 1))
+    pushed = session.finish()
+    dense = [tuple(np.ascontiguousarray(p) for p in frame(i, 0)) for i in range(4)]
+    shifted = [tuple(np.ascontiguousarray(p) for p in frame((i + 1) % 4, 1)) for i in range(4)]
+    again = engine.score(dense, shifted, models=[], features=["psnr"])
+    assert pushed.frames == again.frames and pushed.num_frames == 4
+    assert pushed.names == ["psnr_y", "psnr_cb", "psnr_cr"]
+
+
+def test_errors_raise_with_the_engines_message(engine, sample):
+    ref, dis = sample / "ref.y4m", sample / "dis.y4m"
+    with pytest.raises(twinvmaf.Error, match="unknown feature 'no_such_feature'"):
+        engine.score(ref, dis, features=["no_such_feature"])
+    with pytest.raises(twinvmaf.Error, match="feature 'psnr' has no option 'bogus'"):
+        engine.score(ref, dis, features=[("psnr", {"bogus": 1})])
+    with pytest.raises(twinvmaf.Error, match="missing.y4m: cannot open"):
+        engine.score(ref, sample / "missing.y4m")
+    with pytest.raises(twinvmaf.Error, match="vmaf_v9"):
+        engine.score(ref, dis, models=["vmaf_v9"])
+    with pytest.raises(twinvmaf.Error, match="give exactly one of path= or version="):
+        twinvmaf.Model.parse("name=x")
+    with pytest.raises(twinvmaf.Error, match="no_such_extractor"):
+        twinvmaf.Model.builtin("vmaf_v0.6.1").override_feature("no_such_extractor", {"x": 1})
+    bad = np.full(96 * 160 * 3 // 2, 2000, np.uint16)
+    with pytest.raises(twinvmaf.Error, match="exceeds the 10-bit maximum"):
+        engine.score([bad], [bad], width=160, height=96, pixel_format="420", bitdepth=10)
+    good = np.zeros((96, 160), np.uint8), np.zeros((48, 80), np.uint8), np.zeros((48, 80), np.uint8)
+    with pytest.raises(ValueError, match=r"distorted frame 0, plane U: shape \(48, 79\)"):
+        engine.score([good], [(good[0], good[1][:, :79], good[2])])
+    with pytest.raises(ValueError, match="uint16 samples: give bitdepth"):
+        engine.score([tuple(p.astype(np.uint16) for p in good)] * 2, [good] * 2)
+    with pytest.raises(ValueError, match="needs all of width, height"):
+        engine.score(ref, dis, width=160)
+    # A failed session leaves the engine usable.
+    assert engine.score(ref, dis, models=[], features=["psnr"]).num_frames == 12
+
+
+def test_gil_is_released_while_frames_are_scored(sample):
+    # Progress is reported with the GIL taken back; between the first and the
+    # last report the main thread must have run Python code all along.
+    engine = twinvmaf.Engine(threads=1)
+    counts = []
+    counter = [0]
+
+    def progress(done, total):
+        counts.append(counter[0])
+
+    thread = threading.Thread(target=lambda: engine.score(
+        sample / "ref.y4m", sample / "dis.y4m", models=["vmaf_b_v0.6.3"], features=["float_ssim", "float_vif"],
+        progress=progress))
+    thread.start()
+    while thread.is_alive():
+        counter[0] += 1
+    thread.join()
+    assert len(counts) >= 2
+    assert counts[-1] - counts[0] > 1000, counts
+
+
+def test_progress_callback_and_dataframe(engine, sample):
+    seen = []
+    scores = engine.score(sample / "ref.y4m", sample / "dis.y4m", features=["psnr"],
+                          progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (12, 12)  # the last report once the run has ended (a .y4m's length is not known before)
+    assert all(a[0] < b[0] for a, b in zip(seen, seen[1:]))
+    pd = pytest.importorskip("pandas")
+    df = scores.to_dataframe()
+    assert isinstance(df, pd.DataFrame)
+    assert list(df.columns) == scores.names and list(df.index) == list(range(12))
+    assert df.index.name == "frameNum"
+    for i, frame in enumerate(scores.frames):
+        for metric, value in frame.items():
+            assert df.at[i, metric] == value
+    assert df["vmaf"].mean() == pytest.approx(scores.pooled["vmaf"]["mean"], rel=1e-12)
+    assert scores["psnr_y"] == list(df["psnr_y"])
+    as_dict = scores.to_dict()
+    assert as_dict["frames"][3]["metrics"] == scores.frames[3] and as_dict["pooled_metrics"] == scores.pooled
+
+
+def test_write_and_module_facts(engine, sample, tmp_path):
+    scores = engine.score(sample / "ref.y4m", sample / "dis.y4m")
+    scores.write(tmp_path / "out.xml")
+    scores.write(tmp_path / "out.csv")
+    assert (tmp_path / "out.xml").read_text().startswith("<VMAF version=")
+    assert (tmp_path / "out.csv").read_text().startswith("Frame,")
+    assert "vmaf_v0.6.1" in twinvmaf.builtin_models() and twinvmaf.compiled("cpu")
+    assert twinvmaf.__version__ and twinvmaf.netflix_reference_version == "3.2.0"
+    assert scores.backend == "cpu" and scores.threads == 2 and scores.width == 160
+    assert "vmaf_v0.6.1: " in scores.pooled_summary()
