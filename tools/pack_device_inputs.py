@@ -4,6 +4,8 @@
 
   .device/googletest/         GoogleTest's sources (Debian's /usr/src/googletest)
   .device/include/nlohmann/   nlohmann-json's headers
+  .device/hwy/                Debian's libhwy-dev and libhwy1, unpacked
+                              (apt-get download, dpkg -x)
   .device/fixtures.tar.xz     the public fixtures, cut to their first frames
                               (fixture.json, ref.yuv, dis.yuv; no goldens)
 
@@ -18,7 +20,9 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import tarfile
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -42,6 +46,13 @@ def main():
         destination = os.path.join(args.out, target)
         if not os.path.exists(destination):
             shutil.copytree(source, destination)
+    hwy = os.path.join(args.out, "hwy")
+    if not os.path.exists(hwy):
+        with tempfile.TemporaryDirectory() as debs:
+            subprocess.run(["apt-get", "download", "libhwy-dev", "libhwy1"], cwd=debs, check=True,
+                           stdout=subprocess.DEVNULL)
+            for deb in sorted(os.listdir(debs)):
+                subprocess.run(["dpkg", "-x", os.path.join(debs, deb), hwy], check=True)
     archive = os.path.join(args.out, "fixtures.tar.xz")
     with tarfile.open(archive, "w:xz", preset=6) as tar:
         for name in sorted(os.listdir(args.fixtures)):
