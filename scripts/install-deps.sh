@@ -20,15 +20,16 @@ packages=(
   libhwy-dev  # Highway: the CPU SIMD kernels
   time bc  # /usr/bin/time and bc, used by the benchmark scripts
   # The Python package (python/): pybind11 for Debian's python3, numpy for
-  # frames, pandas for DataFrames, Dask's distributed for catalogues,
-  # matplotlib for the report, tqdm for progress bars, pytest for its tests.
+  # frames, pandas for DataFrames, Dask's distributed for catalogues, tqdm
+  # for progress bars, pytest for its tests (the report draws its own SVG).
   python3-dev python3-pybind11 python3-numpy python3-pandas python3-distributed
-  python3-matplotlib python3-tqdm python3-pytest
+  python3-tqdm python3-pytest
 )
 
 for arg in "$@"; do
   case "$arg" in
     --hip) packages+=(hipcc) ;;
+    # About 400 MiB installed (chromium 283 MiB, chromium-common 65 MiB, GTK 3).
     --browser) packages+=(chromium fonts-dejavu-core) ;;
     -h|--help)
       sed -n '2,14s/^# \{0,1\}//p' "$0"
