@@ -11,14 +11,16 @@ pairs: files (.y4m, or raw .yuv with width/height/pixel_format/bitdepth) or
 numpy frames (see Session.push). Models and features go by Netflix's names
 and options, as with the twinvmaf and Netflix vmaf commands; the scores are
 the CLI's, bit for bit. Errors are twinvmaf.Error with the engine's message.
-The GIL is released while frames are scored.
+The GIL is released while frames are scored. Long runs show progress (a
+tqdm bar, else a line on stderr) when stderr is a terminal or in a
+notebook; progress=False turns it off (twinvmaf._progress).
 """
 
 import os
-import sys
 from itertools import islice
 
 from . import _frames
+from ._progress import Progress as _Progress
 from ._twinvmaf import Error, Model, __version__, builtin_models, compiled, devices, netflix_reference_version
 from . import _twinvmaf as _core
 
@@ -94,44 +96,6 @@ def feature_requests(features):
 
 def _is_path(value):
     return isinstance(value, (str, bytes, os.PathLike))
-
-
-class _Progress:
-    """progress=True: a tqdm bar when tqdm is installed, else a line on
-    stderr; a callable: called as progress(frames_done, total_or_None)."""
-
-    def __init__(self, progress, desc):
-        self._callback = progress if callable(progress) else None
-        self._enabled = bool(progress) and not self._callback
-        self._desc = desc
-        self._bar = None  # a tqdm bar, False without tqdm, None before the first call
-
-    def __call__(self, done, total):
-        if self._callback:
-            self._callback(done, total)
-        elif self._enabled:
-            self._draw(done, total)
-
-    def _draw(self, done, total):
-        if self._bar is None:
-            try:
-                from tqdm.auto import tqdm
-                self._bar = tqdm(total=total, desc=self._desc, unit="frame")
-            except ImportError:
-                self._bar = False
-        if self._bar is not False:
-            if total is not None and self._bar.total != total:
-                self._bar.total = total
-            self._bar.update(done - self._bar.n)
-        else:
-            sys.stderr.write(f"\r{self._desc}: {done}/{total if total is not None else '?'} frames")
-            sys.stderr.flush()
-
-    def close(self):
-        if self._bar is False:
-            sys.stderr.write("\n")
-        elif self._bar is not None:
-            self._bar.close()
 
 
 class Scores:
@@ -248,15 +212,17 @@ class Session:
         return self._core.frames_pushed
 
     def score(self, reference, distorted, *, width=None, height=None, pixel_format=None, bitdepth=None,
-              frame_cnt=0, frame_skip_ref=0, frame_skip_dist=0, progress=False):
-        """Scores two files (.y4m; raw .yuv needs width, height, pixel_format, bitdepth)."""
+              frame_cnt=0, frame_skip_ref=0, frame_skip_dist=0, progress=None):
+        """Scores two files (.y4m; raw .yuv needs width, height, pixel_format, bitdepth).
+        progress: None (a bar when stderr is a terminal or in a notebook),
+        True, False, or a callable(frames_done, total_or_None); see twinvmaf._progress."""
         geometry = (width, height, pixel_format, bitdepth)
         raw = None
         if any(g is not None for g in geometry):
             if any(g is None for g in geometry):
                 raise ValueError("raw .yuv input needs all of width, height, pixel_format and bitdepth")
             raw = (int(width), int(height), _frames.pixel_format_name(pixel_format), int(bitdepth))
-        relay = _Progress(progress, os.path.basename(os.fspath(distorted)))
+        relay = _Progress(progress, os.path.basename(os.fspath(distorted)), "frame")
         try:
             core = self._core.score(os.fspath(reference), os.fspath(distorted), raw, int(frame_cnt),
                                     int(frame_skip_ref), int(frame_skip_dist), relay)
@@ -281,7 +247,7 @@ class Session:
         return Scores(self._core.finish())
 
     def score_frames(self, reference, distorted, *, width=None, height=None, pixel_format=None, bitdepth=None,
-                     frame_cnt=0, frame_skip_ref=0, frame_skip_dist=0, progress=False):
+                     frame_cnt=0, frame_skip_ref=0, frame_skip_dist=0, progress=None):
         """Scores two iterables of frames (lists, generators, a 4-D or 2-D
         array of frames ...), pair by pair, as score() does for files."""
         ref = islice(iter(reference), int(frame_skip_ref), None)
@@ -295,7 +261,7 @@ class Session:
             ref, dis = islice(ref, int(frame_cnt)), islice(dis, int(frame_cnt))
             total = int(frame_cnt) if total is None else min(total, int(frame_cnt))
         hints = dict(width=width, height=height, pixel_format=pixel_format, bitdepth=bitdepth)
-        relay = _Progress(progress, "frames")
+        relay = _Progress(progress, "frames", "frame")
         try:
             for r, d in zip(ref, dis):
                 self.push(r, d, **hints)

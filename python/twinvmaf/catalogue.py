@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 
 from . import Engine, _frames
+from ._progress import Progress
 from . import _twinvmaf as _core
 
 _KEYS = {"reference": "reference", "ref": "reference", "distorted": "distorted", "dis": "distorted",
@@ -190,9 +191,10 @@ def score_pair(engine, pair, options):
     started = time.monotonic()
     session = engine.open(options.models, options.features, subsample=options.subsample,
                           no_prediction=options.no_prediction)
+    # No bar per pair: a catalogue's progress counts pairs.
     scores = session.score(pair.reference, pair.distorted, frame_cnt=options.frame_cnt,
                            frame_skip_ref=options.frame_skip_ref, frame_skip_dist=options.frame_skip_dist,
-                           **_geometry(pair, options))
+                           progress=False, **_geometry(pair, options))
     if pair.output == "-":
         print(scores.render(options.format, options.precision), end="")
     else:
@@ -259,26 +261,23 @@ def run_pair(engine, pair, options, attempt, worker=""):
     return row
 
 
-def score_catalogue(catalogue, engine=None, *, progress=False, **options):
+def score_catalogue(catalogue, engine=None, *, progress=None, **options):
     """Scores every pair of a catalogue in this process, one engine for all
     (what `twinvmaf --batch` does); options are ScoreOptions' fields. A pair
-    that fails is reported in its row and the others go on."""
+    that fails is reported in its row and the others go on. progress: as
+    Engine.score's (twinvmaf._progress), counting pairs."""
     opts = ScoreOptions(**options)
     pairs = read_catalogue(catalogue, opts)
     engine = engine or Engine()
-    bar = None
-    if progress:
-        try:
-            from tqdm.auto import tqdm
-            bar = tqdm(total=len(pairs), unit="pair")
-        except ImportError:
-            pass
-    rows = []
-    for pair in pairs:
-        rows.append(run_pair(engine, pair, opts, attempt=1))
-        if bar:
-            bar.update(1)
-    if bar:
+    bar = Progress(progress, "pairs", "pair")
+    rows, failed = [], 0
+    try:
+        for pair in pairs:
+            rows.append(run_pair(engine, pair, opts, attempt=1))
+            failed += rows[-1]["status"] != "ok"
+            bar.note(failed=failed)
+            bar.update(len(rows), len(pairs))
+    finally:
         bar.close()
     return CatalogueResult(rows)
 

@@ -20,8 +20,11 @@ again; the other pairs go on. A worker that dies is replaced by its nanny
 and the scheduler runs its pairs again elsewhere. Bad catalogue lines fail
 at once, without a retry.
 
-Progress: progress=True draws a tqdm bar of pairs; the scheduler's dashboard
-shows the tasks as "twinvmaf-pair".
+Progress: a bar of pairs done / total (with the failed and retried counts)
+on the caller's side: tqdm when installed, else a line on stderr; by
+default when stderr is a terminal or in a notebook, progress=False for none
+(twinvmaf._progress). The scheduler's dashboard (it needs bokeh) shows the
+tasks as "twinvmaf-pair-*" in its progress and task-stream pages.
 """
 
 import os
@@ -33,6 +36,7 @@ from distributed import as_completed
 
 from . import Engine, model
 from . import catalogue as _catalogue
+from ._progress import Progress
 
 # One engine per worker process (and per engine configuration).
 _ENGINES = {}
@@ -69,7 +73,7 @@ def _client(client, scheduler):
 
 
 def score_catalogue(catalogue, client=None, *, scheduler=None, backend="auto", gpu=None, threads=0, retries=1,
-                    progress=False, on_result=None, on_failure=None, **options):
+                    progress=None, on_result=None, on_failure=None, **options):
     """Scores every pair of `catalogue` (a --batch list, .csv, .json or a list;
     twinvmaf.catalogue) on the cluster of `client` (or of `scheduler`, an
     address). options: twinvmaf.catalogue.ScoreOptions' fields (models,
@@ -104,20 +108,15 @@ def score_catalogue(catalogue, client=None, *, scheduler=None, backend="auto", g
         running[future] = (pair, attempt)
         futures.add(future)
 
+    bar = Progress(progress, "pairs", "pair")
+    retried = 0
+
     def finish(row):
         rows[row["index"]] = row
         if on_result:
             on_result(row)
-        if bar:
-            bar.update(1)
-
-    bar = None
-    if progress:
-        try:
-            from tqdm.auto import tqdm
-            bar = tqdm(total=len(pairs), unit="pair", file=sys.stderr)
-        except ImportError:
-            pass
+        bar.note(failed=sum(r["status"] != "ok" for r in rows.values()), retried=retried)
+        bar.update(len(rows), len(pairs))
 
     for pair in pairs:
         if pair.error:  # a bad line or a duplicate output: no retry helps
@@ -127,21 +126,23 @@ def score_catalogue(catalogue, client=None, *, scheduler=None, backend="auto", g
         else:
             submit(pair, 1)
 
-    for future in futures:
-        pair, attempt = running.pop(future)
-        try:
-            row = future.result()
-        except Exception as e:  # the task itself was lost: e.g. KilledWorker, a crash of the engine
-            row = _catalogue.pair_row(pair)
-            row.update(status="failed", error=f"{type(e).__name__}: {e}", attempts=attempt, worker="", host="")
-        future.release()
-        if row["status"] != "ok" and attempt <= retries:
-            if on_failure:
-                on_failure(row)
-            submit(pair, attempt + 1, avoid=row.get("worker"))
-            continue
-        finish(row)
-    if bar:
+    try:
+        for future in futures:
+            pair, attempt = running.pop(future)
+            try:
+                row = future.result()
+            except Exception as e:  # the task itself was lost: e.g. KilledWorker, a crash of the engine
+                row = _catalogue.pair_row(pair)
+                row.update(status="failed", error=f"{type(e).__name__}: {e}", attempts=attempt, worker="", host="")
+            future.release()
+            if row["status"] != "ok" and attempt <= retries:
+                if on_failure:
+                    on_failure(row)
+                retried += 1
+                submit(pair, attempt + 1, avoid=row.get("worker"))
+                continue
+            finish(row)
+    finally:
         bar.close()
     return _catalogue.CatalogueResult(list(rows.values()))
 
@@ -163,16 +164,23 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=0, help="each worker's engine threads (0: every core)")
     parser.add_argument("--backend", default="auto")
     parser.add_argument("--table", help="write the result table here (.csv)")
+    parser.add_argument("--dashboard", default=None, metavar="ADDRESS",
+                        help="the LocalCluster's dashboard address (e.g. :8787; it needs bokeh)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar (default: one on a terminal)")
     args = parser.parse_args(argv)
 
     cluster = None
     if args.scheduler:
         client = distributed.Client(args.scheduler)
     else:
-        cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, dashboard_address=None)
+        cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1,
+                                           dashboard_address=args.dashboard)
         client = distributed.Client(cluster)
+    if client.dashboard_link and (args.scheduler or args.dashboard):
+        print(f"twinvmaf: dask: dashboard {client.dashboard_link}", file=sys.stderr)
     try:
-        result = score_catalogue(args.catalogue, client, backend=args.backend, threads=args.threads, progress=True,
+        result = score_catalogue(args.catalogue, client, backend=args.backend, threads=args.threads,
+                                 progress=False if args.no_progress else None,
                                  models=args.model, features=args.feature, no_prediction=args.no_prediction,
                                  format=args.format, precision=args.precision, output_dir=args.output)
     finally:

@@ -246,7 +246,7 @@ def _run_section(page, index, run, metric, worst_count):
 
     features = [n for n in names if n != metric]
     if features:
-        out.append(f'<h3>Each feature per frame</h3>')
+        out.append('<h3>Each feature per frame</h3>')
         out.append(_legend([("line", MAIN_COLOR, "per frame"), ("dashed", MEAN_COLOR, "pooled mean"),
                             ("band", WORST_COLOR, f"the worst {_display(metric)} frames")]))
         out.append('<div class="grid">')

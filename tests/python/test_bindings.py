@@ -1,6 +1,8 @@
 """The twinvmaf Python package over the C++ API: the CLI's bits, numpy frames
 scored as files are, errors, the GIL, pandas."""
 
+import io
+import sys
 import threading
 
 import numpy as np
@@ -183,6 +185,43 @@ def test_progress_callback_and_dataframe(engine, sample):
     assert scores["psnr_y"] == list(df["psnr_y"])
     as_dict = scores.to_dict()
     assert as_dict["frames"][3]["metrics"] == scores.frames[3] and as_dict["pooled_metrics"] == scores.pooled
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_on_a_terminal_or_when_asked(engine, sample, capsys, monkeypatch):
+    pair = (sample / "ref.y4m", sample / "dis.y4m")
+    # By default nothing is drawn where nobody sees it (pytest's stderr is not a terminal).
+    engine.score(*pair, features=["psnr"])
+    assert capsys.readouterr().err == ""
+    # Without tqdm: one line, redrawn in place, ending on the total.
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    engine.score(*pair, progress=True)
+    err = capsys.readouterr().err
+    assert err.startswith("\rdis.y4m: ") and err.endswith("\rdis.y4m: 12/12 frames\n")
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    engine.score(*pair)  # a terminal: on by default ...
+    assert terminal.getvalue().endswith("12/12 frames\n")
+    monkeypatch.setenv("TWINVMAF_PROGRESS", "0")
+    engine.score(*pair)  # ... unless asked not to
+    engine.score(*pair, progress=False)
+    monkeypatch.delenv("TWINVMAF_PROGRESS")
+    engine.score(*pair, progress=False)
+    assert terminal.getvalue().count("12/12") == 1
+    # numpy frames count as they are pushed, with the total when the iterables have a length.
+    frames = [[np.full((96, 160), 16 + i, np.uint8), np.full((48, 80), 128, np.uint8),
+               np.full((48, 80), 128, np.uint8)] for i in range(5)]
+    engine.score(frames, frames, features=["psnr"], no_prediction=True, progress=True)
+    assert terminal.getvalue().endswith("\rframes: 5/5 frames\n")
+    # With tqdm: its bar.
+    monkeypatch.delitem(sys.modules, "tqdm.auto")
+    pytest.importorskip("tqdm")
+    engine.score(*pair, progress=True)
+    assert "12/12" in terminal.getvalue().splitlines()[-1] and "frame/s" in terminal.getvalue()
 
 
 def test_write_and_module_facts(engine, sample, tmp_path):

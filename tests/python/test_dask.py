@@ -9,6 +9,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 
 import pytest
 
@@ -105,10 +106,12 @@ def test_local_cluster_with_a_worker_killed_mid_run(tmp_path, pair_list):
             if row["output"].endswith("late.json"):  # the missing input arrives before the retry
                 shutil.copyfile(late_source, late)
 
+        seen = []
         result = twinvmaf.dask.score_catalogue(list_path, client, threads=1, on_result=on_result,
-                                               on_failure=on_failure, **OPTIONS)
+                                               on_failure=on_failure, progress=lambda *p: seen.append(p), **OPTIONS)
 
     assert killed, "no worker was killed"
+    assert seen == [(i, 12) for i in range(1, 13)]  # progress: pairs done / total, each pair once
     rows = {r["index"]: r for r in result.rows}
     assert len(rows) == 12
     failed = {r["index"]: r for r in result.failed}
@@ -165,9 +168,11 @@ def test_csv_and_json_catalogues_mean_what_the_list_means(tmp_path, pair_list):
     assert not twice[0].error and "is written by line 1 already" in twice[1].error
 
 
-def test_in_process_runner_equals_batch(pair_list):
+def test_in_process_runner_equals_batch(pair_list, capsys, monkeypatch):
     list_path, out = pair_list
-    result = catalogue.score_catalogue(list_path, twinvmaf.Engine(threads=1), **OPTIONS)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # the plain progress line, as without tqdm
+    result = catalogue.score_catalogue(list_path, twinvmaf.Engine(threads=1), progress=True, **OPTIONS)
+    assert capsys.readouterr().err.endswith("\rpairs: 12/12 pairs (failed 3)\n")
     assert sorted(r["index"] for r in result.failed) == [7, 8, 9]  # late.yuv is not there: no retry here
     assert all(r["attempts"] == 1 for r in result.rows)
     check_equals_batch(result, list_path, out)
