@@ -34,8 +34,10 @@ cmake --build --preset $(1)
 endef
 
 # make install PREFIX=...: the CLI, libvmaf.so.3 (the libvmaf-compatible C
-# API, include/libvmaf/, libvmaf.pc) and the C++ API (include/twinvmaf/,
-# libtwinvmaf.a, twinvmaf.pc).
+# API, include/libvmaf/, libvmaf.pc), the C++ API (include/twinvmaf/,
+# libtwinvmaf.a, twinvmaf.pc), the Python package twinvmaf (into
+# PREFIX/lib/python3.X/dist-packages, on Debian's sys.path for /usr/local) and
+# twinvmaf-report.
 PREFIX ?= /usr/local
 
 .PHONY: build deps demo test debug-test bench clean install ffmpeg-check
