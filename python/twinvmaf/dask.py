@@ -27,6 +27,7 @@ default when stderr is a terminal or in a notebook, progress=False for none
 tasks as "twinvmaf-pair-*" in its progress and task-stream pages.
 """
 
+import importlib.util
 import os
 import sys
 import uuid
@@ -176,8 +177,11 @@ def main(argv=None):
         cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1,
                                            dashboard_address=args.dashboard)
         client = distributed.Client(cluster)
-    if client.dashboard_link and (args.scheduler or args.dashboard):
+    if args.scheduler or args.dashboard:
         print(f"twinvmaf: dask: dashboard {client.dashboard_link}", file=sys.stderr)
+        if args.dashboard and importlib.util.find_spec("bokeh") is None:
+            print("twinvmaf: dask: warning: the dashboard's pages need bokeh (not packaged in Debian 12: "
+                  "pip install bokeh)", file=sys.stderr)
     try:
         result = score_catalogue(args.catalogue, client, backend=args.backend, threads=args.threads,
                                  progress=False if args.no_progress else None,
