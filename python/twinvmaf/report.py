@@ -170,23 +170,26 @@ def _summary_table(runs, metric, worst_count):
     extra = [m for m in ("psnr_y", "float_ssim", "float_ms_ssim") if any(m in r.metrics for r in runs) and m != metric]
     head = ["Run", "Reference", "Frames", f"{_display(metric)} mean", "harmonic mean", "min", "worst frame"]
     head += [f"{m} mean" for m in extra]
-    out = ['<table class="data"><thead><tr>', *[f"<th>{escape(h)}</th>" for h in head], "</tr></thead><tbody>"]
+    out = ['<div class="scroll"><table class="data"><thead><tr>',
+           *[f'<th{" class=text" if i < 2 else ""}>{escape(h)}</th>' for i, h in enumerate(head)],
+           "</tr></thead><tbody>"]
     for i, run in enumerate(runs):
         worst = worst_frames(run, metric, 1)
-        cells = [f'<a href="#{_run_id(i)}">{escape(run.label)}</a>', escape(os.path.basename(run.reference) or "–"),
+        cells = [f'<a href="#{_run_id(i)}">{escape(run.label)}</a>', escape(run.reference or "–"),
                  str(len(run.frame_numbers)), _fmt(run.mean(metric)), _fmt(run.pooled_value(metric, "harmonic_mean")),
                  _fmt(run.pooled_value(metric, "min")),
                  str(run.frame_numbers[worst[0]]) if worst else "–"]
         cells += [_fmt(run.mean(m)) for m in extra]
-        out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    out.append("</tbody></table>")
+        out.append("<tr>" + "".join(f'<td{" class=text" if j < 2 else ""}>{c}</td>' for j, c in enumerate(cells))
+                   + "</tr>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
 def _ladder_section(page, reference, runs, metric):
     colors = [PALETTE[i % len(PALETTE)] for i in range(len(runs))]
     series = [_svg.Series(f"{r.label}", c, r.frame_numbers, r.metrics.get(metric, [])) for r, c in zip(runs, colors)]
-    name = os.path.basename(reference) if reference else "the runs given"
+    name = reference or "the runs given"
     out = [f'<section class="card"><h2>Encode ladder: {escape(name)}</h2>',
            f'<p class="note">{len(runs)} runs of one reference, {escape(_display(metric))} per frame overlaid.</p>']
     out.append(_legend([("line", c, f"{r.label}  (mean {_fmt(r.mean(metric))})") for r, c in zip(runs, colors)]))
@@ -298,7 +301,7 @@ table.data { border-collapse: collapse; font-variant-numeric: tabular-nums; font
 table.data th, table.data td { padding: 5px 10px; border-bottom: 1px solid #e3e7ee; text-align: right;
                                white-space: nowrap; }
 table.data th { background: #f6f8fb; font-weight: 600; }
-table.data th:first-child, table.data td:first-child { text-align: left; }
+table.data th:first-child, table.data td:first-child, table.data .text { text-align: left; }
 table.data tbody tr:nth-child(even) { background: #fafbfd; }
 .scroll { overflow-x: auto; }
 details { margin-top: 10px; }
@@ -341,7 +344,7 @@ def render_report(runs, *, title=None, metric=None, worst=5, generated=None):
         f"<meta name=\"generator\" content=\"twinvmaf-report {escape(__version__)}\">",
         f"<title>{escape(title)}</title><style>{CSS}</style></head><body>",
         f'<header><div class="wrap"><h1>{escape(title)}</h1>'
-        f'<p>{len(runs)} run{"s" if len(runs) != 1 else ""} · {escape(_display(metric))} first · '
+        f'<p>{len(runs)} run{"s" if len(runs) != 1 else ""} · metric {escape(_display(metric))} · '
         f'generated {escape(generated)} by twinvmaf-report {escape(__version__)}</p></div></header>',
         '<main class="wrap">', *page.parts, "</main>",
         '<footer class="wrap">Values as the JSON outputs hold them; pooled values are the engine\'s. '
