@@ -173,3 +173,17 @@ def test_renders_in_headless_chromium(ladder, tmp_path):
     width, height = struct.unpack(">II", data[16:24])
     assert (width, height) == (1280, 1800)
     assert len(data) > 60_000  # charts and text drawn, not an empty page
+
+
+@pytest.mark.parametrize("lo,hi", [(77.3, 82.5), (0.0321, 0.0458), (-0.4, 2.3), (31.5, 33.5), (5.0, 5.0), (0, 47)])
+def test_axis_ticks_are_round_and_cover_the_data(lo, hi):
+    from twinvmaf import _svg
+    axis_lo, axis_hi, values = _svg.ticks(lo, hi, 5)
+    assert axis_lo <= lo and axis_hi >= hi and values[0] == axis_lo and values[-1] == axis_hi
+    step = round(values[1] - values[0], 12)
+    mantissa = step / 10 ** math.floor(math.log10(step))
+    assert any(math.isclose(mantissa, m) for m in (1, 2, 2.5, 5)), step
+    assert 3 <= len(values) <= 9
+    texts = [_svg.tick_text(v, step) for v in values]
+    assert len(set(texts)) == len(texts)  # enough decimals to tell the ticks apart
+    assert all(math.isclose(float(t), v, abs_tol=step / 1000) for t, v in zip(texts, values))
