@@ -142,8 +142,8 @@ def render(chart, uid):
     x_ticks = [t for t in x_ticks if t <= x_hi + 1e-9]
 
     # Margins from what they hold: tick labels, the axis label, the reference lines' labels.
-    left = 14 + max(len(t) for t in y_texts) * CHAR_WIDTH + (22 if chart.y_label else 0)
-    right = 16 + max([len(label) * CHAR_WIDTH_BOLD for _, label, _ in chart.hlines] + [4])
+    left = round(14 + max(len(t) for t in y_texts) * CHAR_WIDTH + (22 if chart.y_label else 0))
+    right = round(16 + max([len(label) * CHAR_WIDTH_BOLD for _, label, _ in chart.hlines] + [4]))
     top, bottom = 34, 44
     pw, ph = w - left - right, h - top - bottom
 
@@ -167,9 +167,10 @@ def render(chart, uid):
         out.append(f'<text x="{x:.1f}" y="{top + ph + 18}" text-anchor="middle" fill="#4a5568">'
                    f'{tick_text(t, x_step)}</text>')
     out.append(f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#8a94a6"/>')
-    out.append(f'<text x="{left + pw / 2}" y="{h - 6}" text-anchor="middle" fill="#1b2330">{escape(chart.x_label)}</text>')
+    out.append(f'<text x="{left + pw / 2:.1f}" y="{h - 6}" text-anchor="middle" fill="#1b2330">'
+               f'{escape(chart.x_label)}</text>')
     if chart.y_label:
-        out.append(f'<text transform="translate(16 {top + ph / 2}) rotate(-90)" text-anchor="middle" '
+        out.append(f'<text transform="translate(16 {top + ph / 2:.1f}) rotate(-90)" text-anchor="middle" '
                    f'fill="#1b2330">{escape(chart.y_label)}</text>')
     # Everything drawn inside the plot is clipped to it.
     clip = f"plot-area-{uid}"

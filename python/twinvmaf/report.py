@@ -197,7 +197,8 @@ def _ladder_section(page, reference, runs, metric):
                                      y_limits=_limits(metric), height=340)))
     features = [m for m in dict.fromkeys(n for r in runs for n in r.metrics) if m != metric]
     if features:
-        out.append(f'<details><summary>Each feature per frame, every run ({len(features)})</summary><div class="grid">')
+        out.append(f'<details><summary>Each feature per frame, every run ({len(features)}; colours as above)'
+                   '</summary><div class="grid">')
         for feature in features:
             fs = [_svg.Series(r.label, c, r.frame_numbers, r.metrics[feature])
                   for r, c in zip(runs, colors) if feature in r.metrics]
