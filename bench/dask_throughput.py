@@ -11,6 +11,11 @@ default model plus psnr, JSON at full precision. Times exclude starting the
 cluster (a cluster is started once and scores the catalogue --repeat
 times; the best run is quoted) and include each worker's engine start on its
 first pair. The engine threads of each configuration are in its label.
+
+On a GPU host, --gpus N --backend cuda instead compares `--batch` on one GPU
+with twinvmaf.dask.local_gpu_cluster() of 1, 2, ... N workers, one GPU each:
+
+    PYTHONPATH=build/release/python /usr/bin/python3 bench/dask_throughput.py --gpus 8 --backend cuda --pairs 64
 """
 
 import argparse
@@ -46,6 +51,8 @@ def main():
     parser.add_argument("--fixtures", default=os.environ.get("TWINVMAF_FIXTURES", str(ROOT.parent / "shared/fixtures")))
     parser.add_argument("--cli", default=str(ROOT / "build/release/twinvmaf"))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--gpus", type=int, default=0, help="GPU workers: 1..N, one GPU each (with --backend)")
+    parser.add_argument("--backend", default="cpu", help="the engines' backend (cpu, cuda, hip)")
     args = parser.parse_args()
 
     import distributed
@@ -56,30 +63,37 @@ def main():
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         pairs = catalogue(Path(tmp), fixture, args.pairs)
-        for threads in (1, 2):
+        batch_runs = [("--threads", "1"), ("--threads", "2")] if not args.gpus else [("--threads", "0")]
+        for option, value in batch_runs:
             runs = []
             for _ in range(args.repeat):
                 start = time.perf_counter()
                 subprocess.run([args.cli, "--batch", str(pairs), "--feature", "psnr", "--json", "--precision", "max",
-                                "--threads", str(threads), "-q"], check=True)
+                                "--backend", args.backend, option, value, "-q"], check=True)
                 runs.append(time.perf_counter() - start)
-            results.append((f"--batch, one process, {threads} engine thread(s)", best(runs)))
-        for workers, threads in ((1, 1), (1, 2), (2, 1)):
-            with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                          dashboard_address=None, silence_logs=40) as cluster, \
-                    distributed.Client(cluster) as client:
+            results.append((f"--batch, one process, {args.backend}, {option} {value}", best(runs)))
+        configurations = [(1, 1), (1, 2), (2, 1)] if not args.gpus else [(n, 0) for n in range(1, args.gpus + 1)]
+        for workers, threads in configurations:
+            if args.gpus:
+                cluster = twinvmaf.dask.local_gpu_cluster(workers)
+            else:
+                cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                   dashboard_address=None, silence_logs=40)
+            with cluster, distributed.Client(cluster) as client:
                 runs = []
                 for _ in range(args.repeat):
                     start = time.perf_counter()
-                    result = twinvmaf.dask.score_catalogue(pairs, client, threads=threads, **options)
+                    result = twinvmaf.dask.score_catalogue(pairs, client, backend=args.backend, threads=threads,
+                                                           progress=False, **options)
                     runs.append(time.perf_counter() - start)
                     assert not result.failed, result.failed
-            results.append((f"dask, {workers} worker(s) x {threads} engine thread(s)", best(runs)))
+            what = "GPU(s), one each" if args.gpus else f"x {threads} engine thread(s)"
+            results.append((f"dask, {workers} worker(s) {what}", best(runs)))
 
     print(f"{args.pairs} pairs of {args.fixture} (default model + psnr), {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.2f}; best of {args.repeat}")
     for label, seconds in results:
-        print(f"  {label:45s} {seconds:6.2f} s  {args.pairs / seconds:6.1f} pairs/s")
+        print(f"  {label:48s} {seconds:6.2f} s  {args.pairs / seconds:6.1f} pairs/s")
     return 0
 
 

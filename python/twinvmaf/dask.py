@@ -20,6 +20,9 @@ again; the other pairs go on. A worker that dies is replaced by its nanny
 and the scheduler runs its pairs again elsewhere. Bad catalogue lines fail
 at once, without a retry.
 
+On one host with several GPUs, local_gpu_cluster(n) starts one worker per
+GPU (each seeing only its own).
+
 Progress: a bar of pairs done / total (with the failed and retried counts)
 on the caller's side: tqdm when installed, else a line on stderr; by
 default when stderr is a terminal or in a notebook, progress=False for none
@@ -60,6 +63,24 @@ def _score_task(pair, options, engine_config, attempt):
     except ValueError:  # not on a worker (a synchronous scheduler)
         worker = ""
     return _catalogue.run_pair(_worker_engine(*engine_config), pair, options, attempt, worker)
+
+
+def local_gpu_cluster(gpus, *, dashboard_address=None, silence_logs=40):
+    """A cluster on this host with one worker process per GPU, each seeing
+    only its own (CUDA_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES set for it), so
+    that each worker's engine is on its GPU: what dask-cuda's LocalCUDACluster
+    does, with Debian's distributed alone. gpus: a count or the device
+    indices. Use it as a LocalCluster: Client(local_gpu_cluster(4)), and
+    score_catalogue(..., backend="cuda")."""
+    devices = list(range(gpus)) if isinstance(gpus, int) else [int(g) for g in gpus]
+    if not devices:
+        raise ValueError("local_gpu_cluster() needs at least one GPU")
+    workers = {f"gpu{g}": {"cls": distributed.Nanny,
+                           "options": {"nthreads": 1, "name": f"gpu{g}", "silence_logs": silence_logs,
+                                       "env": {"CUDA_VISIBLE_DEVICES": str(g), "HIP_VISIBLE_DEVICES": str(g)}}}
+               for g in devices}
+    scheduler = {"cls": distributed.Scheduler, "options": {"dashboard_address": dashboard_address}}
+    return distributed.SpecCluster(workers=workers, scheduler=scheduler, silence_logs=silence_logs)
 
 
 def _client(client, scheduler):

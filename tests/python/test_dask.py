@@ -176,3 +176,14 @@ def test_in_process_runner_equals_batch(pair_list, capsys, monkeypatch):
     assert sorted(r["index"] for r in result.failed) == [7, 8, 9]  # late.yuv is not there: no retry here
     assert all(r["attempts"] == 1 for r in result.rows)
     check_equals_batch(result, list_path, out)
+
+
+def test_local_gpu_cluster_gives_each_worker_its_own_device(tmp_path, sample):
+    # On the CPU here: what is checked is each worker's device visibility and that pairs run there.
+    with twinvmaf.dask.local_gpu_cluster([0, 1]) as cluster, distributed.Client(cluster) as client:
+        seen = client.run(lambda: (os.environ["CUDA_VISIBLE_DEVICES"], os.environ["HIP_VISIBLE_DEVICES"]))
+        assert sorted(seen.values()) == [("0", "0"), ("1", "1")]
+        pairs = [{"reference": sample / "ref.y4m", "distorted": sample / "dis.y4m", "output": tmp_path / f"{i}.json"}
+                 for i in range(4)]
+        result = twinvmaf.dask.score_catalogue(pairs, client, backend="cpu", threads=1, progress=False, **OPTIONS)
+    assert len(result.ok) == 4 and {r["worker"] for r in result.ok} <= set(seen)
