@@ -166,7 +166,7 @@ def _run_id(index):
     return f"run-{index + 1}"
 
 
-def _summary_table(runs, metric, worst_count):
+def _summary_table(runs, metric):
     extra = [m for m in ("psnr_y", "float_ssim", "float_ms_ssim") if any(m in r.metrics for r in runs) and m != metric]
     head = ["Run", "Reference", "Frames", f"{_display(metric)} mean", "harmonic mean", "min", "worst frame"]
     head += [f"{m} mean" for m in extra]
@@ -238,17 +238,15 @@ def _run_section(page, index, run, metric, worst_count):
                                      hlines=[(mean, f"mean {_fmt(mean)}", MEAN_COLOR)] if math.isfinite(mean) else [],
                                      marks=marks, y_limits=_limits(metric))))
 
-    names = list(run.metrics)
+    features = [n for n in run.metrics if n != metric]
     out.append(f'<h3>The {len(worst)} worst frames</h3><div class="scroll"><table class="data worst"><thead><tr>'
-               '<th>frame</th>' + "".join(f"<th>{escape(n)}</th>" for n in [metric] + [n for n in names if n != metric])
+               '<th>frame</th>' + "".join(f"<th>{escape(n)}</th>" for n in [metric, *features])
                + "</tr></thead><tbody>")
     for i in worst:
-        cells = [str(run.frame_numbers[i])] + [_fmt(run.metrics[n][i], 6) for n in [metric] + [n for n in names
-                                                                                              if n != metric]]
+        cells = [str(run.frame_numbers[i])] + [_fmt(run.metrics[n][i], 6) for n in [metric, *features]]
         out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     out.append("</tbody></table></div>")
 
-    features = [n for n in names if n != metric]
     if features:
         out.append('<h3>Each feature per frame</h3>')
         out.append(_legend([("line", MAIN_COLOR, "per frame"), ("dashed", MEAN_COLOR, "pooled mean"),
@@ -327,7 +325,7 @@ def render_report(runs, *, title=None, metric=None, worst=5, generated=None):
     from . import __version__
 
     page = _Page()
-    page.add(f'<section class="card"><h2>Runs</h2>{_summary_table(runs, metric, worst)}</section>')
+    page.add(f'<section class="card"><h2>Runs</h2>{_summary_table(runs, metric)}</section>')
     groups = {}
     for run in runs:
         groups.setdefault(run.reference, []).append(run)
