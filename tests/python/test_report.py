@@ -150,9 +150,11 @@ def chromium():
                 "--browser, which `make test` runs): the page's rendering is not checked")
 
 
-def headless(browser, *args):
+def headless(browser, profile, *args):
+    # A profile of its own: nothing written to $HOME, no lock shared with another Chromium.
     result = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                             "--hide-scrollbars", "--enable-logging=stderr", "--v=0", *args],
+                             f"--user-data-dir={profile}", "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
+                             *args],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     console = [line for line in result.stderr.splitlines() if ":CONSOLE" in line]
@@ -163,11 +165,11 @@ def headless(browser, *args):
 def test_renders_in_headless_chromium(ladder, tmp_path):
     browser = chromium()
     html, text = page_of(ladder, tmp_path)
-    dom = headless(browser, "--dump-dom", html.as_uri())
+    dom = headless(browser, tmp_path / "profile", "--dump-dom", html.as_uri())
     assert dom.count('<svg class="chart"') == text.count('<svg class="chart"') > 10
     assert "<title>twinvmaf report: 3 runs</title>" in dom
     png = tmp_path / "report.png"
-    headless(browser, f"--screenshot={png}", "--window-size=1280,1800", html.as_uri())
+    headless(browser, tmp_path / "profile", f"--screenshot={png}", "--window-size=1280,1800", html.as_uri())
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", data[16:24])
