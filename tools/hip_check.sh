@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles every GPU kernel source with hipcc for AMD targets, with the strict
-# floating-point flags of the HIP build, and checks on the device assembly
-# that the strict build does not contract a*b+c into an FMA. Needs no AMD GPU.
+# floating-point flags of the HIP build, checks on the device assembly that
+# the strict build does not contract a*b+c into an FMA, and on every twin's
+# device IR that nothing is fused and no device libm is called. Needs no AMD GPU.
 # Exit 77 (skip) when hipcc is not installed (scripts/install-deps.sh --hip).
 #
 # Targets: gfx90a, gfx1030 and gfx1036 (the targets Debian's ROCm 5.2 device
@@ -36,4 +37,27 @@ default_fmas=$(asm -fhip-fp32-correctly-rounded-divide-sqrt)
 echo "contraction probe (gfx90a): strict build $strict_fmas FMA, default build $default_fmas FMA"
 [ "$strict_fmas" = 0 ] || { echo "FAIL: the strict HIP build contracts a*b+c"; failed=1; }
 [ "$default_fmas" -gt 0 ] || { echo "FAIL: the probe shows no FMA even without the strict flags"; failed=1; }
+
+# The IR hipcc's front end hands to LLVM, for every twin: no fused
+# multiply-add, no fast-math flag, no device libm (tools/kernel_fp_check.py
+# says why the ISA alone cannot show it: the back end expands correctly
+# rounded division and sqrt into FMA steps). The probes must be rejected.
+ir() { hipcc "${common[@]}" "${strict[@]}" "${@:3}" --offload-arch=gfx90a --cuda-device-only -S -emit-llvm \
+       -Xclang -disable-llvm-passes "$root/$1" -o "$2" 2>/dev/null; }
+irs=()
+for source in "${sources[@]}"; do
+  case "$source" in tests/*) continue ;; esac
+  out="$tmp/$(echo "$source" | tr / _).ll"
+  ir "$source" "$out" && irs+=("$out") || { echo "FAIL IR of $source"; failed=1; }
+done
+python3 "$root/tools/kernel_fp_check.py" --llvm "${irs[@]}" | sed "s|$tmp/||" || failed=1
+ir tests/gpu/libm_probe.cu "$tmp/libm_probe.ll"
+ir tests/gpu/contraction_probe.cu "$tmp/contracted_probe.ll" -ffp-contract=fast
+for probe in libm_probe contracted_probe; do
+  if python3 "$root/tools/kernel_fp_check.py" --llvm "$tmp/$probe.ll" >/dev/null; then
+    echo "FAIL: kernel_fp_check.py accepts $probe (the IR check proves nothing)"; failed=1
+  else
+    echo "IR check rejects $probe, as it must"
+  fi
+done
 exit $failed
