@@ -11,6 +11,7 @@
 
 #include "core/cpu_dispatch.h"
 #include "features/cambi/cambi.h"
+#include "features/cambi/cambi_kernels.h"
 #include "features/cambi/cambi_math.h"
 
 namespace twinvmaf::cambi {
@@ -31,6 +32,7 @@ struct CambiScratch final : Scratch {
     {
     }
 
+    Kernels kernels = cambi::kernels();
     std::size_t stride;  // of image and mask, in samples
     std::vector<std::uint16_t> image;
     std::vector<std::uint8_t> mask;
@@ -120,25 +122,7 @@ void spatial_mask(unsigned w, unsigned h, CambiScratch& s)
             const std::uint8_t* f = s.flat[(r - half - 1) % ring].data();
             for (unsigned c = 0; c < w; ++c) sums[c] -= f[c];
         }
-        prefix[0] = 0;
-        for (unsigned c = 0; c < w; ++c) prefix[c + 1] = prefix[c] + sums[c];
-        std::uint8_t* m = s.mask.data() + r * stride;
-        for (unsigned c = 0; c < w; ++c) {
-            const unsigned lo = c >= static_cast<unsigned>(half) ? c - half : 0;
-            const unsigned hi = std::min(c + half + 1, w);
-            m[c] = prefix[hi] - prefix[lo] > threshold;
-        }
-    }
-}
-
-// Every other row and column, in place (reads stay ahead of writes).
-template <class T>
-void decimate(T* data, std::size_t stride, unsigned w, unsigned h)
-{
-    for (unsigned i = 0; i < h; ++i) {
-        const T* src = data + 2 * i * stride;
-        T* dst = data + i * stride;
-        for (unsigned j = 0; j < w; ++j) dst[j] = src[2 * j];
+        s.kernels.mask_row(sums, w, threshold, prefix, s.mask.data() + r * stride);
     }
 }
 
@@ -279,8 +263,8 @@ TV_CPU_CLONES void scale_clone(CambiScratch& s, const ContrastParams& contrast, 
                                unsigned w, unsigned h, unsigned pad)
 {
     if (decimate_first) {
-        decimate(s.image.data(), s.stride, w, h);
-        decimate(s.mask.data(), s.stride, w, h);
+        s.kernels.decimate_image(s.image.data(), s.stride, w, h);
+        s.kernels.decimate_mask(s.mask.data(), s.stride, w, h);
     }
     filter_mode(s.image.data(), s.stride, w, h, s.lines.data());
     Windows(s, contrast, reciprocal, w, h, pad).run();
