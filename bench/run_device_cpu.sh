@@ -15,11 +15,13 @@
 #   DIR/hwy             Debian's libhwy-dev and libhwy1 unpacked with
 #                       `dpkg -x libhwy-dev_*.deb DIR/hwy; dpkg -x libhwy1_*.deb DIR/hwy`
 #                       (from `apt-get download libhwy-dev libhwy1`)
+#   DIR/fixtures.tar.xz the cut fixtures (used when --fixtures is not given)
+# tools/pack_device_inputs.py makes all four in .device/ (ignored by git).
 # --netflix PATH: Netflix's vmaf 3.2.0 CLI built for that CPU (docs/compat.md,
 # "CPU speed", says how it was built for these figures).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-deps="$root/.device"; netflix=""; fixtures="${TWINVMAF_FIXTURES:-$root/../shared/fixtures}"; out="${OUT:-/tmp}"
+deps="$root/.device"; netflix=""; fixtures=""; out="${OUT:-/tmp}"
 tests=1; bench_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -31,6 +33,20 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$netflix" ] || { echo "--netflix PATH is required" >&2; exit 2; }
+[ -x "$netflix" ] || { echo "--netflix $netflix: not an executable" >&2; exit 2; }
+# Fixtures: --fixtures, else the cut ones tools/pack_device_inputs.py packed
+# (first frames, no goldens: the golden runs then skip, and SimdCli's
+# same-bytes-on-every-target test and the checkasm tests check exactness;
+# the benchmarks loop the frames), else TWINVMAF_FIXTURES or ../shared.
+if [ -z "$fixtures" ]; then
+  if [ -f "$deps/fixtures.tar.xz" ]; then
+    python3 -c "import tarfile, sys; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" "$deps/fixtures.tar.xz" "$deps"
+    fixtures="$deps/fixtures"
+  else
+    fixtures="${TWINVMAF_FIXTURES:-$root/../shared/fixtures}"
+  fi
+fi
+mkdir -p "$out"
 hwy_config=$(find "$deps/hwy" -name hwy-config.cmake 2>/dev/null | head -1)
 [ -n "$hwy_config" ] || { echo "no hwy-config.cmake under $deps/hwy (see --deps above)" >&2; exit 2; }
 export TWINVMAF_FIXTURES="$fixtures"

@@ -37,8 +37,13 @@ double ms_since(Clock::time_point start)
 }
 
 // Frame pairs read ahead of the one being pushed (run()): frames are read in
-// parts by all threads at once, so a few suffice.
+// parts by all threads at once, so a few suffice. At one CPU thread, one
+// pair ahead and one frame in flight keep the pictures in use few, so that
+// reads land in pictures still in the cache: reading 1080p 8-bit pairs
+// (--feature null) cost 0.43 ms/frame of CPU time that way against 0.61
+// with 3 ahead and 2 in flight (ten pictures in turn).
 constexpr unsigned kReadAhead = 3;
+constexpr unsigned kReadAheadOneThread = 1;
 
 // A reused engine's counters minus those it had when this run took it.
 GpuStats stats_of_this_run(GpuStats now, const GpuStats& before, bool reused)
@@ -71,7 +76,8 @@ struct Pipeline::Run {
     std::size_t frame_prefix = 0;
     bool on_gpu = false;
     unsigned threads = 1;
-    std::size_t window = 2;
+    std::size_t window = 2;      // frames in flight
+    unsigned read_ahead = kReadAhead;
 
     std::shared_ptr<PicturePool> pool;
     std::unique_ptr<GpuEngine> engine;
@@ -144,8 +150,8 @@ void Pipeline::begin(const VideoFormat& format, Collector& collector)
 
     run->on_gpu = config_.backend != Backend::kCpu;
     run->threads = run->on_gpu ? 1 : resolve_thread_count(config_.threads);
-    run->window = run->on_gpu ? gpu_engine_depth(run->history)
-                              : std::max<std::size_t>(2, std::size_t{run->threads} * 2);
+    run->window = run->on_gpu ? gpu_engine_depth(run->history) : std::size_t{run->threads} * 2 - (run->threads == 1);
+    run->read_ahead = !run->on_gpu && run->threads == 1 ? kReadAheadOneThread : kReadAhead;
 
     // GPU pictures live in pinned memory (uploads need no staging copy).
     if (run->on_gpu && config_.device_cache)
@@ -174,7 +180,7 @@ void Pipeline::prepare(std::optional<std::uint64_t> frames)
             throw Error("internal: GPU backend needs the option values of every extractor");
         // Every picture the run will hold at once (in flight, history, read
         // ahead, one in hand), made up front; fewer for a short input.
-        std::uint64_t needed = 2 * (std::uint64_t{r.window} + r.history + kReadAhead + 1);
+        std::uint64_t needed = 2 * (std::uint64_t{r.window} + r.history + r.read_ahead + 1);
         if (frames) needed = std::min(needed, 2 * (*frames + r.history));
 
         const auto start = Clock::now();
@@ -364,7 +370,7 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
     FrameSource source(reference, distorted, run_->pool,
                        FrameSourceConfig{.frame_limit = config_.frame_cnt,
                                          .read_threads = read_threads,
-                                         .ahead = kReadAhead,
+                                         .ahead = run_->read_ahead,
                                          .frame_prefix = run_->frame_prefix,
                                          .warn = config_.warn});
     for (;;) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <utility>
 
+#include "io/sample_range.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf {
@@ -164,13 +165,18 @@ std::size_t RawReader::take_consumed(std::uint8_t* destination, std::size_t coun
     return taken;
 }
 
-bool RawReader::read_frame_bytes(std::uint8_t* destination)
+bool RawReader::read_frame_bytes(Picture* picture)
 {
-    std::size_t done = take_consumed(destination, frame_bytes_);
-    if (destination) {
-        done += file_.read_fully(destination + done, frame_bytes_ - done);
+    std::size_t done = 0;
+    if (picture) {
+        done = read_checked(*picture, 0, frame_bytes_, path_, position_,
+                            [&](std::uint8_t* destination, std::size_t count, std::size_t) {
+                                const std::size_t taken = take_consumed(destination, count);
+                                return taken + file_.read_fully(destination + taken, count - taken);
+                            });
     } else {
         // Discarding from a pipe: a bounded scratch buffer, whatever the frame size.
+        done = take_consumed(nullptr, frame_bytes_);
         constexpr std::size_t kScratchBytes = std::size_t{1} << 20;
         const auto scratch = std::make_unique<std::uint8_t[]>(kScratchBytes);
         while (done < frame_bytes_) {
@@ -192,8 +198,7 @@ bool RawReader::read(Picture& picture)
     // Stop at the size measured at open, so read() agrees with frame_count().
     if (frame_count_ && position_ >= *frame_count_) return false;
     picture.reset(format_);
-    if (!read_frame_bytes(picture.bytes())) return false;
-    check_sample_range(picture, path_, position_);
+    if (!read_frame_bytes(&picture)) return false;
     ++position_;
     return true;
 }
@@ -204,12 +209,15 @@ void RawReader::read_frame_part_at(std::uint64_t frame, Picture& picture, std::s
     if (!frame_count_ || frame >= *frame_count_ || offset + length > frame_bytes_ ||
         picture.size_bytes() != frame_bytes_)
         throw Error(path_ + ": internal: frame " + std::to_string(frame) + " read out of range");
-    const std::size_t got = file_.read_at(picture.bytes() + offset, length, frame * frame_bytes_ + offset);
+    const std::uint64_t at = frame * frame_bytes_ + offset;
+    const std::size_t got = read_checked(picture, offset, length, path_, frame,
+                                         [&](std::uint8_t* destination, std::size_t count, std::size_t done) {
+                                             return file_.read_at(destination, count, at + done);
+                                         });
     // The size was checked at open; a file that shrank since is truncated.
     if (got < length)
         throw Error(path_ + ": frame " + std::to_string(frame) + ": truncated frame (got " +
                     std::to_string(offset + got) + " of " + std::to_string(frame_bytes_) + " bytes)");
-    check_sample_range(picture, path_, frame, offset, length);
 }
 
 void RawReader::skip(std::uint64_t count)

@@ -70,9 +70,10 @@ public:
                             std::size_t length) const override;
 
 private:
-    // Reads the next frame's bytes into `destination` (nullptr: discard them).
-    // Returns false at a clean end of file; throws on a partial frame.
-    bool read_frame_bytes(std::uint8_t* destination);
+    // Reads the next frame into `picture`, already reset() to format(), with
+    // the sample check (nullptr: discard it). Returns false at a clean end of
+    // file; throws on a partial frame.
+    bool read_frame_bytes(Picture* picture);
     std::size_t take_consumed(std::uint8_t* destination, std::size_t count);
 
     InputFile file_;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 #include <utility>
 
 #include "io/raw_reader.h"
@@ -50,51 +49,6 @@ std::unique_ptr<VideoReader> open_video(const std::string& path,
     if (!raw_format)
         throw Error(path + ": raw YUV input needs --width, --height, --pixel_format and --bitdepth");
     return std::make_unique<RawReader>(std::move(file), *raw_format, std::move(head));
-}
-
-void check_sample_range(const Picture& picture, const std::string& what, std::uint64_t frame)
-{
-    check_sample_range(picture, what, frame, 0, picture.size_bytes());
-}
-
-void check_sample_range(const Picture& picture, const std::string& what, std::uint64_t frame,
-                        std::size_t offset, std::size_t length)
-{
-    const unsigned depth = picture.format().bitdepth;
-    // 8-bit samples are one byte and 16-bit ones use every bit: nothing to check.
-    if (depth <= 8 || depth >= 16) return;
-
-    // Samples are little-endian in the buffer, so a value above the depth's
-    // maximum has a bit at or above (depth - 8) in its high (odd) byte. OR all
-    // 8-byte words together and test those bits once: a branch-free loop.
-    const std::uint8_t* bytes = picture.bytes() + offset;
-    const std::size_t size = length;
-    const auto high_mask = static_cast<std::uint8_t>(0xFFu << (depth - 8));
-    std::uint8_t mask_bytes[8];
-    for (int i = 0; i < 8; ++i) mask_bytes[i] = (i & 1) ? high_mask : 0;
-    std::uint64_t word_mask;
-    std::memcpy(&word_mask, mask_bytes, sizeof word_mask);
-
-    const std::size_t words = size / 8;
-    std::uint64_t all_bits = 0;
-    for (std::size_t i = 0; i < words; ++i) {
-        std::uint64_t word;
-        std::memcpy(&word, bytes + i * 8, sizeof word);
-        all_bits |= word;
-    }
-    unsigned tail_bits = 0;
-    for (std::size_t i = words * 8 + 1; i < size; i += 2) tail_bits |= bytes[i];
-    if ((all_bits & word_mask) == 0 && (tail_bits & high_mask) == 0) return;
-
-    // Rare: find the first offending sample for the message.
-    const unsigned max_value = picture.format().max_sample();
-    for (std::size_t i = 0; i + 1 < size; i += 2) {
-        const unsigned value = bytes[i] | (unsigned{bytes[i + 1]} << 8);
-        if (value > max_value)
-            throw Error(what + ": frame " + std::to_string(frame) + ": sample value " +
-                        std::to_string(value) + " exceeds the " + std::to_string(depth) +
-                        "-bit maximum " + std::to_string(max_value) + "; is --bitdepth right?");
-    }
 }
 
 }  // namespace twinvmaf

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <utility>
 
+#include "io/sample_range.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf {
@@ -240,13 +241,15 @@ bool Y4mReader::read(Picture& picture)
 {
     if (!read_frame_header()) return false;
     picture.reset(format_);
-    const std::size_t got = std::fread(picture.bytes(), 1, frame_bytes_, file_.get());
+    const std::size_t got = read_checked(picture, 0, frame_bytes_, path_, position_,
+                                         [&](std::uint8_t* destination, std::size_t count, std::size_t) {
+                                             return std::fread(destination, 1, count, file_.get());
+                                         });
     if (got != frame_bytes_) {
         if (std::ferror(file_.get())) throw_read_error();
         throw_truncated(got);
     }
     offset_ += frame_bytes_;
-    check_sample_range(picture, path_, position_);
     ++position_;
     return true;
 }

@@ -63,23 +63,29 @@ TEST_F(SimdCli, VersionSaysWhichKernelsRun)
 // Contract 3: the same bytes for any SIMD level (and thread count).
 TEST_F(SimdCli, SameBytesForEveryInstructionSet)
 {
-    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p10";
-    if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
-    const std::string args = "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
-                             " -w 576 -h 324 -p 420 -b 10 -n --feature psnr --feature vif=debug=true "
-                             "--feature adm=debug=true --feature motion=debug=true --json --precision max -o -";
-    std::string first;
-    for (simd::Target target : simd::available()) {
-        cap(lower(simd::name(target)));
-        const CommandResult r = run_cli(args + " --threads 2");
-        ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-        const std::string text = std::regex_replace(r.stdout_text, std::regex(R"(fps[^,/\n]*)"), "fps");
-        if (first.empty())
-            first = text;
-        else
-            EXPECT_EQ(text, first) << simd::name(target) << " differs from the reference kernels";
+    for (const char* name : {"vtest_576x324_420p10", "vtest_576x324_420p8"}) {
+        SCOPED_TRACE(name);
+        const fs::path fixture = fixtures_dir() / name;
+        if (!fs::exists(fixture / "ref.yuv")) GTEST_SKIP() << "fixtures not found at " << fixtures_dir();
+        const std::string depth = std::string(name).back() == '8' ? "8" : "10";
+        const std::string args = "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
+                                 " -w 576 -h 324 -p 420 -b " + depth +
+                                 " -n --feature psnr --feature vif=debug=true --feature adm=debug=true"
+                                 " --feature motion=debug=true --feature cambi --json --precision max -o -";
+        std::string first;
+        for (simd::Target target : simd::available()) {
+            cap(lower(simd::name(target)));
+            const CommandResult r = run_cli(args + " --threads 2");
+            ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+            const std::string text = std::regex_replace(r.stdout_text, std::regex(R"(fps[^,/\n]*)"), "fps");
+            if (first.empty())
+                first = text;
+            else
+                EXPECT_EQ(text, first) << simd::name(target) << " differs from the reference kernels";
+        }
+        EXPECT_NE(first.find("integer_vif_num_scale3"), std::string::npos);
+        EXPECT_NE(first.find("cambi"), std::string::npos);
     }
-    EXPECT_NE(first.find("integer_vif_num_scale3"), std::string::npos);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "io/raw_reader.h"
+#include "io/sample_range.h"
 #include "io/video_reader.h"
 #include "io/y4m_reader.h"
 #include "test_support.h"
@@ -585,6 +586,56 @@ TEST(SampleRange, PaddingColumnIsCheckedToo)
     auto reader = open_video(path, std::nullopt);
     Picture picture;
     expect_error([&] { reader->read(picture); }, {"frame 0: sample value 1024 exceeds the 10-bit maximum 1023"});
+}
+
+// Frames larger than the readers' checked chunks (io/sample_range.h): a bad
+// sample in any chunk, at a chunk's first or last sample or in the last
+// chunk, is found by every way of reading (in order, by number, Y4M); a
+// truncated frame is reported as truncated whatever its samples.
+TEST(SampleRange, LargeFramesAreCheckedInEveryChunk)
+{
+    TempDir dir;
+    const VideoFormat format = make_format(512, 300, ChromaFormat::k420, 10);  // 460800 bytes: 2 chunks
+    const std::size_t chunk_samples = kCheckedChunkBytes / 2;
+    ASSERT_GT(format.frame_bytes(), kCheckedChunkBytes);
+    const std::size_t last = format.frame_bytes() / 2 - 1;
+    for (std::size_t index : {std::size_t{0}, chunk_samples - 1, chunk_samples, chunk_samples + 1, last}) {
+        SCOPED_TRACE(testing::Message() << "bad sample " << index);
+        std::string bad = make_frame(format, 1);
+        set_sample(bad, format, index, 1023 + 1 + static_cast<unsigned>(index % 7));
+        const std::string message = "frame 1: sample value " + std::to_string(1024 + index % 7) + " exceeds";
+        const std::string raw = (dir / "a.yuv").string(), y4m = (dir / "a.y4m").string();
+        write_file(raw, make_frame(format, 0) + bad);
+        write_file(y4m, y4m_file("W512 H300 C420p10", {make_frame(format, 0), bad}));
+        for (const std::string& path : {raw, y4m}) {
+            auto reader = open_video(path, format);
+            Picture picture;
+            ASSERT_TRUE(reader->read(picture));
+            expect_error([&] { reader->read(picture); }, {path + ": " + message});
+        }
+        auto reader = open_video(raw, format);
+        ASSERT_TRUE(reader->random_access());
+        Picture picture(format);
+        EXPECT_NO_THROW(reader->read_frame_part_at(0, picture, 0, format.frame_bytes()));
+        expect_error([&] { reader->read_frame_part_at(1, picture, 0, format.frame_bytes()); }, {message});
+        // The part holding the sample, and none without it.
+        const std::size_t part = (2 * index) & ~std::size_t{7};
+        expect_error([&] { reader->read_frame_part_at(1, picture, part, 8); }, {message});
+        if (part >= 8) {
+            EXPECT_NO_THROW(reader->read_frame_part_at(1, picture, 0, part));
+        }
+    }
+    // A truncated last frame with a bad sample in its first chunk: truncated.
+    std::string bad = make_frame(format, 1);
+    set_sample(bad, format, 3, 4000);
+    const std::string path = (dir / "t.y4m").string();
+    std::string file = y4m_file("W512 H300 C420p10", {make_frame(format, 0), bad});
+    file.resize(file.size() - 100);
+    write_file(path, file);
+    auto reader = open_video(path, std::nullopt);
+    Picture picture;
+    ASSERT_TRUE(reader->read(picture));
+    expect_error([&] { reader->read(picture); }, {"truncated"});
 }
 
 TEST(SampleRange, DirectCheck)

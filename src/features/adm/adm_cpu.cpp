@@ -1,6 +1,8 @@
-// The CPU reference of adm: the math headers' row stages, streamed one band
-// row at a time so that only the a bands (the next scale's input) are kept
-// whole; everything else lives in a few rows that stay in cache.
+// The CPU path of adm: the math headers' row stages, through the row kernels
+// of adm_kernels.h (the reference row functions or their SIMD
+// implementation), streamed one band row at a time so that only the a bands
+// (the next scale's input) are kept whole; everything else lives in a few
+// rows that stay in cache.
 //
 // Per scale, for each output row y of the wavelet (ref and dis):
 //   1. wavelet row y: a into the next scale's input plane, h/v/d into rows
@@ -13,10 +15,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/cpu_dispatch.h"
 #include "features/adm/adm.h"
 #include "features/adm/adm_band_math.h"
 #include "features/adm/adm_dwt_math.h"
+#include "features/adm/adm_kernels.h"
 #include "features/adm/adm_row_math.h"
 
 namespace twinvmaf::adm {
@@ -82,6 +84,7 @@ struct ScaleRows {
 };
 
 struct AdmScratch final : Scratch {
+    Kernels kernels = adm::kernels();
     ScaleRows<std::int16_t> scale0;
     ScaleRows<std::int32_t> upper;  // scales 1..3
     std::vector<std::int16_t> approx0[2];    // scale 0's a band: scale 1's input
@@ -103,12 +106,14 @@ struct AdmScratch final : Scratch {
 
 // One scale: the wavelet of `input` (ref, dis; input_width x input_height),
 // its a band into `approx` (width x height, packed), and, if `analyse`, the
-// scale's sums. `vertical(rows, low, high)` is the vertical pass of the
-// scale's precision, `horizontal` its horizontal arithmetic.
+// scale's sums. `vertical(rows, width, low, high)` is the vertical pass of
+// the scale's precision, `horizontal(split, low_out, high_out)` its
+// horizontal pass, `band` its kernels after the wavelet.
 template <class Arith, class In, class Out, class Vertical, class Horizontal>
 ScaleSums run_scale(const ScaleParams& p, const FrameParams& frame, const Plane<In> (&input)[2], int input_width,
-                    int input_height, Vertical vertical, Horizontal horizontal, bool analyse,
-                    ScaleRows<typename Arith::Coef>& rows, Out* const (&approx)[2])
+                    int input_height, Vertical vertical, Horizontal horizontal, const BandKernels<Arith>& band,
+                    MaskingThresholdFn masking_threshold, bool analyse, ScaleRows<typename Arith::Coef>& rows,
+                    Out* const (&approx)[2])
 {
     using Coef = typename Arith::Coef;
     const Region& scored = p.scored;
@@ -118,13 +123,13 @@ ScaleSums run_scale(const ScaleParams& p, const FrameParams& frame, const Plane<
 
     auto add_masked_rows = [&](const DecoupledRow<Coef>& above, const DecoupledRow<Coef>& row,
                                const DecoupledRow<Coef>& below, bool aim, std::uint64_t totals[]) {
-        masking_threshold_row(above.neighbour_weights(aim).data(), row.neighbour_weights(aim).data(),
-                              below.neighbour_weights(aim).data(), row.centre_weights(aim).data(), p.width,
-                              scored.left, scored.right, rows.column_sums.data(), rows.threshold.data());
+        masking_threshold(above.neighbour_weights(aim).data(), row.neighbour_weights(aim).data(),
+                          below.neighbour_weights(aim).data(), row.centre_weights(aim).data(), p.width, scored.left,
+                          scored.right, rows.column_sums.data(), rows.threshold.data());
         for (int theta = 0; theta < kOrientations; ++theta) {
             const std::uint64_t row_sum =
-                masked_cube_row<Arith>(row.measured(aim)[theta].data(), p.csf_weight[theta], rows.threshold.data(),
-                                       scored.left, scored.right, p.masking, theta);
+                band.masked_cube(row.measured(aim)[theta].data(), p.csf_weight[theta], rows.threshold.data(),
+                                 scored.left, scored.right, p.masking, theta);
             totals[theta] += static_cast<std::uint64_t>(round_row_sum(row_sum, p.masking.row));
         }
     };
@@ -146,12 +151,10 @@ ScaleSums run_scale(const ScaleParams& p, const FrameParams& frame, const Plane<
             Out* a = approx[side] + std::ptrdiff_t(y) * p.width;
             auto& detail = rows.detail[side];
             if (analyse) {
-                dwt_horizontal_row(rows.low[side].data(), input_width, p.width, horizontal, a, detail[1].data());
-                dwt_horizontal_row(rows.high[side].data(), input_width, p.width, horizontal, detail[0].data(),
-                                   detail[2].data());
+                horizontal(rows.low[side].data(), a, detail[1].data());
+                horizontal(rows.high[side].data(), detail[0].data(), detail[2].data());
             } else {
-                dwt_horizontal_row(rows.low[side].data(), input_width, p.width, horizontal, a,
-                                   static_cast<Out*>(nullptr));
+                horizontal(rows.low[side].data(), a, static_cast<Out*>(nullptr));
             }
         }
         if (!analyse) continue;
@@ -159,8 +162,7 @@ ScaleSums run_scale(const ScaleParams& p, const FrameParams& frame, const Plane<
         if (is_scored_row(y)) {
             for (int theta = 0; theta < kOrientations; ++theta) {
                 den[theta] += round_row_sum_unsigned(
-                    reference_cube_row<Arith>(rows.detail[kRef][theta].data(), scored.left, scored.right,
-                                              p.denominator),
+                    band.reference_cube(rows.detail[kRef][theta].data(), scored.left, scored.right, p.denominator),
                     p.denominator.row);
             }
         }
@@ -169,19 +171,19 @@ ScaleSums run_scale(const ScaleParams& p, const FrameParams& frame, const Plane<
             const auto& ref = rows.detail[kRef];
             const auto& dis = rows.detail[kDis];
             const int begin = decoupled.left, end = decoupled.right;
-            angle_test_row<Arith>(ref[0].data(), ref[1].data(), dis[0].data(), dis[1].data(), begin, end,
-                                  rows.aligned.data());
+            band.angle_test(ref[0].data(), ref[1].data(), dis[0].data(), dis[1].data(), begin, end,
+                            rows.aligned.data());
             for (int theta = 0; theta < kOrientations; ++theta) {
-                decouple_orientation_row<Arith>(ref[theta].data(), dis[theta].data(), rows.aligned.data(), begin,
-                                                end, frame.enhancement_gain_limit, rows.gain.data(),
-                                                out.restored[theta].data(), out.additive[theta].data());
+                band.decouple(ref[theta].data(), dis[theta].data(), rows.aligned.data(), begin, end,
+                              frame.enhancement_gain_limit, rows.gain.data(), out.restored[theta].data(),
+                              out.additive[theta].data());
             }
             for (int theta = 0; theta < kOrientations; ++theta) {
                 const std::uint32_t weight = p.csf_weight[theta];
-                add_masking_weights_row<Arith>(out.additive[theta].data(), weight, theta, theta == 0, begin, end,
-                                               out.dlm_neighbour.data(), out.dlm_centre.data());
-                add_masking_weights_row<Arith>(out.restored[theta].data(), weight, theta, theta == 0, begin, end,
-                                               out.aim_neighbour.data(), out.aim_centre.data());
+                band.add_masking_weights(out.additive[theta].data(), weight, theta, theta == 0, begin, end,
+                                         out.dlm_neighbour.data(), out.dlm_centre.data());
+                band.add_masking_weights(out.restored[theta].data(), weight, theta, theta == 0, begin, end,
+                                         out.aim_neighbour.data(), out.aim_centre.data());
             }
         }
         if (y >= 1 && is_scored_row(y - 1)) mask_row(y - 1);
@@ -204,55 +206,60 @@ Plane<Sample> luma(const Picture& picture)
     return {reinterpret_cast<const Sample*>(view.data), view.stride / std::ptrdiff_t(sizeof(Sample))};
 }
 
+// The vertical pass of scale 0 for one sample type.
+Dwt0VerticalFn<std::uint8_t> dwt0_vertical(const Kernels& k, const std::uint8_t*) { return k.dwt0_vertical_8bit; }
+Dwt0VerticalFn<std::uint16_t> dwt0_vertical(const Kernels& k, const std::uint16_t*) { return k.dwt0_vertical_16bit; }
+
+// The vertical pass of scales 1..3 for one coefficient type.
+DwtVerticalFn<std::int16_t> dwt_vertical(const Kernels& k, const std::int16_t*) { return k.dwt_vertical_16bit; }
+DwtVerticalFn<std::int32_t> dwt_vertical(const Kernels& k, const std::int32_t*) { return k.dwt_vertical_32bit; }
+
 template <class Sample>
 void extract_frame(const FrameParams& p, const VideoFormat& format, const Picture& ref, const Picture& dis,
                    AdmScratch& s, ScaleSums sums[kScales])
 {
+    const Kernels& k = s.kernels;
     // Scale 0: the picture.
     {
         const Plane<Sample> input[2] = {luma<Sample>(ref), luma<Sample>(dis)};
+        const int input_width = static_cast<int>(format.width);
+        const Dwt0VerticalFn<Sample> vertical_pass = dwt0_vertical(k, static_cast<const Sample*>(nullptr));
         auto vertical = [&](const Sample* const* rows, int width, std::int16_t* low, std::int16_t* high) {
-            dwt0_vertical_row(rows, width, p.bitdepth, low, high);
+            vertical_pass(rows, width, p.bitdepth, low, high);
+        };
+        auto horizontal = [&](const std::int16_t* split, std::int16_t* low_out, std::int16_t* high_out) {
+            k.dwt0_horizontal(split, input_width, p.scale[0].width, low_out, high_out);
         };
         std::int16_t* const approx[2] = {s.approx0[kRef].data(), s.approx0[kDis].data()};
-        sums[0] = run_scale<Scale0Arithmetic>(p.scale[0], p, input, static_cast<int>(format.width),
-                                              static_cast<int>(format.height), vertical, Dwt0Horizontal{},
-                                              !p.skip_scale0, s.scale0, approx);
+        sums[0] = run_scale<Scale0Arithmetic>(p.scale[0], p, input, input_width, static_cast<int>(format.height),
+                                              vertical, horizontal, k.scale0, k.masking_threshold, !p.skip_scale0,
+                                              s.scale0, approx);
     }
     // Scales 1..3: the previous scale's a band.
     for (int scale = 1; scale < kScales; ++scale) {
         const ScaleParams& previous = p.scale[scale - 1];
-        const DwtHorizontal horizontal{kHorizontalRounding[scale - 1]};
+        const DwtRounding horizontal_rounding = kHorizontalRounding[scale - 1];
         const DwtRounding vertical_rounding = kVerticalRounding[scale - 1];
         std::int32_t* const approx[2] = {s.approx[(scale - 1) % 2][kRef].data(),
                                          s.approx[(scale - 1) % 2][kDis].data()};
+        auto horizontal = [&](const std::int32_t* split, std::int32_t* low_out, std::int32_t* high_out) {
+            k.dwt_horizontal(split, previous.width, p.scale[scale].width, horizontal_rounding, low_out, high_out);
+        };
         auto run = [&](const auto* ref_a, const auto* dis_a) {
             using Coef = std::remove_cvref_t<decltype(*ref_a)>;
             const Plane<Coef> input[2] = {{ref_a, previous.width}, {dis_a, previous.width}};
+            const DwtVerticalFn<Coef> vertical_pass = dwt_vertical(k, ref_a);
             auto vertical = [&](const Coef* const* rows, int width, std::int32_t* low, std::int32_t* high) {
-                dwt_vertical_row(rows, width, vertical_rounding, low, high);
+                vertical_pass(rows, width, vertical_rounding, low, high);
             };
             return run_scale<ScaleNArithmetic>(p.scale[scale], p, input, previous.width, previous.height, vertical,
-                                               horizontal, true, s.upper, approx);
+                                               horizontal, k.scale_n, k.masking_threshold, true, s.upper, approx);
         };
         // Scale 1 reads scale 0's 16-bit a band, later scales the 32-bit ones.
         const auto& in = s.approx[scale % 2];
         sums[scale] = scale == 1 ? run(s.approx0[kRef].data(), s.approx0[kDis].data())
                                  : run(in[kRef].data(), in[kDis].data());
     }
-}
-
-// The entry points, compiled per instruction set (core/cpu_dispatch.h).
-TV_CPU_CLONES void extract_frame_8bit(const FrameParams& p, const VideoFormat& format, const Picture& ref,
-                                      const Picture& dis, AdmScratch& s, ScaleSums sums[kScales])
-{
-    extract_frame<std::uint8_t>(p, format, ref, dis, s, sums);
-}
-
-TV_CPU_CLONES void extract_frame_high_bitdepth(const FrameParams& p, const VideoFormat& format, const Picture& ref,
-                                               const Picture& dis, AdmScratch& s, ScaleSums sums[kScales])
-{
-    extract_frame<std::uint16_t>(p, format, ref, dis, s, sums);
 }
 
 }  // namespace
@@ -272,9 +279,9 @@ void AdmCpu::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* sc
     AdmScratch& s = static_cast<AdmScratch&>(*scratch);
     ScaleSums sums[kScales];
     if (format().bitdepth > 8)
-        extract_frame_high_bitdepth(params(), format(), inputs.ref, inputs.dis, s, sums);
+        extract_frame<std::uint16_t>(params(), format(), inputs.ref, inputs.dis, s, sums);
     else
-        extract_frame_8bit(params(), format(), inputs.ref, inputs.dis, s, sums);
+        extract_frame<std::uint8_t>(params(), format(), inputs.ref, inputs.dis, s, sums);
     for (int scale = 0; scale < kScales; ++scale) store_sums(scale, sums[scale], scores);
 }
 

@@ -143,6 +143,18 @@ TV_HD void dwt_vertical_row(const Coef* const rows[4], int width, DwtRounding ro
 
 // ---- Horizontal pass of any scale -----------------------------------------
 
+// Output column x of the horizontal pass below, read through dwt_taps()
+// (mirrored at the edges; the same value as the direct reads inside).
+template <class Bands, class In, class Out>
+TV_HD void dwt_horizontal_at(const In* split, int input_width, int x, Bands bands, Out* low_out, Out* high_out)
+{
+    const Taps t = dwt_taps(x, input_width);
+    In s[4];
+    for (int k = 0; k < 4; ++k) s[k] = split[split_index(t.index[k], input_width)];
+    low_out[x] = bands(low_pass(), s[0], s[1], s[2], s[3]);
+    if (high_out) high_out[x] = bands(high_pass(), s[0], s[1], s[2], s[3]);
+}
+
 // The horizontal pass of one split vertical-pass row: its low-pass output
 // (a from the low row, h from the high row) and, unless `high_out` is null,
 // its high-pass output (v from the low row, d from the high row). `Bands`
@@ -158,13 +170,7 @@ TV_HD void dwt_horizontal_row(const In* __restrict__ split, int input_width, int
     if (interior_end > output_width) interior_end = output_width;
     if (interior_end < 1) interior_end = 1;
 
-    auto mirrored = [&](int x) {
-        const Taps t = dwt_taps(x, input_width);
-        In s[4];
-        for (int k = 0; k < 4; ++k) s[k] = split[split_index(t.index[k], input_width)];
-        low_out[x] = bands(low_pass(), s[0], s[1], s[2], s[3]);
-        if (high_out) high_out[x] = bands(high_pass(), s[0], s[1], s[2], s[3]);
-    };
+    auto mirrored = [&](int x) { dwt_horizontal_at(split, input_width, x, bands, low_out, high_out); };
     if (output_width > 0) mirrored(0);
     for (int x = 1; x < interior_end; ++x) low_out[x] = bands(low_pass(), odd[x - 1], even[x], odd[x], even[x + 1]);
     if (high_out) {

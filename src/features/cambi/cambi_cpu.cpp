@@ -11,6 +11,7 @@
 
 #include "core/cpu_dispatch.h"
 #include "features/cambi/cambi.h"
+#include "features/cambi/cambi_kernels.h"
 #include "features/cambi/cambi_math.h"
 
 namespace twinvmaf::cambi {
@@ -27,10 +28,12 @@ struct CambiScratch final : Scratch {
           lines(3 * std::size_t{setup.alloc_width}),
           flat(kMaskFilterSize + 1, std::vector<std::uint8_t>(setup.alloc_width)),
           column_sums(setup.alloc_width),
-          prefix(setup.alloc_width + 1)
+          prefix(setup.alloc_width + 1),
+          counted(2 * std::size_t{setup.alloc_width})
     {
     }
 
+    Kernels kernels = cambi::kernels();
     std::size_t stride;  // of image and mask, in samples
     std::vector<std::uint16_t> image;
     std::vector<std::uint8_t> mask;
@@ -40,6 +43,7 @@ struct CambiScratch final : Scratch {
     std::vector<std::vector<std::uint8_t>> flat;      // zero-derivative rows, a ring of 8
     std::vector<std::uint16_t> column_sums;           // flat samples in 7 rows, per column
     std::vector<std::uint32_t> prefix;                // of column_sums along the row
+    std::vector<std::int16_t> counted;                // Windows::counted_row() of 2 rows
 };
 
 // Luma to 10 bits at the scored size (nearest-neighbour when the sizes
@@ -120,25 +124,7 @@ void spatial_mask(unsigned w, unsigned h, CambiScratch& s)
             const std::uint8_t* f = s.flat[(r - half - 1) % ring].data();
             for (unsigned c = 0; c < w; ++c) sums[c] -= f[c];
         }
-        prefix[0] = 0;
-        for (unsigned c = 0; c < w; ++c) prefix[c + 1] = prefix[c] + sums[c];
-        std::uint8_t* m = s.mask.data() + r * stride;
-        for (unsigned c = 0; c < w; ++c) {
-            const unsigned lo = c >= static_cast<unsigned>(half) ? c - half : 0;
-            const unsigned hi = std::min(c + half + 1, w);
-            m[c] = prefix[hi] - prefix[lo] > threshold;
-        }
-    }
-}
-
-// Every other row and column, in place (reads stay ahead of writes).
-template <class T>
-void decimate(T* data, std::size_t stride, unsigned w, unsigned h)
-{
-    for (unsigned i = 0; i < h; ++i) {
-        const T* src = data + 2 * i * stride;
-        T* dst = data + i * stride;
-        for (unsigned j = 0; j < w; ++j) dst[j] = src[2 * j];
+        s.kernels.mask_row(sums, w, threshold, prefix, s.mask.data() + r * stride);
     }
 }
 
@@ -173,6 +159,7 @@ public:
           // than the window Netflix also takes columns w..pad-1 of the buffer.
           columns_(std::max(w, pad))
     {
+        if (s_.counted.size() < 2 * std::size_t{columns_}) s_.counted.resize(2 * std::size_t{columns_});
     }
 
     void run()
@@ -223,11 +210,29 @@ private:
         }
     }
 
+    // counted() of every column of a row into `out`, in a loop that
+    // vectorises.
+    void counted_row(int row, std::int16_t* out) const
+    {
+        const std::size_t at = static_cast<std::size_t>(row) * s_.stride;
+        const std::uint8_t* m = s_.mask.data() + at;
+        const std::uint16_t* img = s_.image.data() + at;
+        const std::uint16_t base = p_.band_base, size = p_.band_size;
+        for (unsigned j = 0; j < columns_; ++j) {
+            const std::uint16_t compact = static_cast<std::uint16_t>(img[j] - base);
+            out[j] = (m[j] != 0) & (compact < size) ? static_cast<std::int16_t>(compact) : std::int16_t{-1};
+        }
+    }
+
     void slide_row(int out_row, int in_row)
     {
+        std::int16_t* leaving = s_.counted.data();
+        std::int16_t* entering = leaving + columns_;
+        counted_row(out_row, leaving);
+        counted_row(in_row, entering);
         for (unsigned j = 0; j < columns_; ++j) {
-            const int out = counted(out_row, j);
-            const int in = counted(in_row, j);
+            const int out = leaving[j];
+            const int in = entering[j];
             if (out == in) continue;  // the same value leaves and enters
             int lo, hi;
             range(j, lo, hi);
@@ -263,10 +268,20 @@ private:
 // largest gives the same sum, so the GPU twin's radix select does).
 FixedSum top_k_sum(float* c_values, double topk, unsigned w, unsigned h)
 {
-    const int k = topk_count(topk, w, h);
-    std::nth_element(c_values, c_values + (k - 1), c_values + std::size_t{w} * h, std::greater<float>());
+    const std::size_t k = static_cast<std::size_t>(topk_count(topk, w, h));
+    // Zeros add nothing, so only the non-zero values compete for the top k
+    // (c-values are >= 0; most are 0, and k is often above the rest).
+    // Moved to the front without a branch per value (which would mispredict).
+    std::size_t nonzero = 0;
+    for (std::size_t i = 0, n = std::size_t{w} * h; i < n; ++i) {
+        const float v = c_values[i];
+        c_values[nonzero] = v;
+        nonzero += v != 0.0f;
+    }
+    float* const nonzero_end = c_values + nonzero;
+    if (nonzero > k) std::nth_element(c_values, c_values + (k - 1), nonzero_end, std::greater<float>());
     FixedSum sum;
-    for (int i = 0; i < k; ++i) add_fixed(sum, c_value_fixed(c_values[i]));
+    for (std::size_t i = 0; i < std::min(k, nonzero); ++i) add_fixed(sum, c_value_fixed(c_values[i]));
     return sum;
 }
 
@@ -279,8 +294,8 @@ TV_CPU_CLONES void scale_clone(CambiScratch& s, const ContrastParams& contrast, 
                                unsigned w, unsigned h, unsigned pad)
 {
     if (decimate_first) {
-        decimate(s.image.data(), s.stride, w, h);
-        decimate(s.mask.data(), s.stride, w, h);
+        s.kernels.decimate_image(s.image.data(), s.stride, w, h);
+        s.kernels.decimate_mask(s.mask.data(), s.stride, w, h);
     }
     filter_mode(s.image.data(), s.stride, w, h, s.lines.data());
     Windows(s, contrast, reciprocal, w, h, pad).run();

@@ -1,0 +1,44 @@
+// cambi's reference row kernels and the choice between them and the SIMD
+// ones (cambi_simd.cpp).
+#include "features/cambi/cambi_kernels.h"
+
+#include <algorithm>
+
+#include "core/simd.h"
+
+namespace twinvmaf::cambi {
+
+namespace {
+
+// The window sums through a prefix sum of the row's column sums.
+void mask_row(const std::uint16_t* column_sums, unsigned w, unsigned threshold, std::uint32_t* prefix,
+              std::uint8_t* mask)
+{
+    constexpr unsigned half = kMaskFilterSize / 2;
+    prefix[0] = 0;
+    for (unsigned c = 0; c < w; ++c) prefix[c + 1] = prefix[c] + column_sums[c];
+    for (unsigned c = 0; c < w; ++c) {
+        const unsigned lo = c >= half ? c - half : 0;
+        const unsigned hi = std::min(c + half + 1, w);
+        mask[c] = prefix[hi] - prefix[lo] > threshold;
+    }
+}
+
+template <class T>
+void decimate(T* data, std::size_t stride, unsigned w, unsigned h)
+{
+    // Reads (row 2i) stay ahead of writes (row i).
+    for (unsigned i = 0; i < h; ++i) {
+        const T* src = data + 2 * i * stride;
+        T* dst = data + i * stride;
+        for (unsigned j = 0; j < w; ++j) dst[j] = src[2 * j];
+    }
+}
+
+}  // namespace
+
+Kernels reference_kernels() { return {mask_row, decimate<std::uint16_t>, decimate<std::uint8_t>}; }
+
+Kernels kernels() { return simd::use_reference() ? reference_kernels() : simd_kernels(); }
+
+}  // namespace twinvmaf::cambi

@@ -1,0 +1,41 @@
+// Row kernels of cambi's CPU path, as a table of function pointers: the
+// reference (the loops of cambi_kernels.cpp over cambi_math.h) or the
+// Highway SIMD implementation (cambi_simd.cpp, compiled for every
+// instruction set), which returns the reference's bits
+// (tests/unit/test_simd_cambi.cpp compares them on random and extreme rows
+// for every target this build has). core/simd.h says which one kernels()
+// gives. Kernels read and write only the columns their arguments name.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "features/cambi/cambi_math.h"
+
+namespace twinvmaf::cambi {
+
+// One row of the spatial mask: mask[c] = 1 where the flat samples of the
+// 7x7 window around column c (column_sums[k]: the flat samples of the
+// window's rows in column k; columns outside [0, w) do not count) exceed
+// `threshold`, else 0. `prefix` is scratch of w + 1 entries.
+using MaskRowFn = void (*)(const std::uint16_t* column_sums, unsigned w, unsigned threshold, std::uint32_t* prefix,
+                           std::uint8_t* mask);
+
+// Every other row and column of a w x h picture (w, h: the decimated size),
+// in place: row i, column j becomes row 2i, column 2j.
+template <class T>
+using DecimateFn = void (*)(T* data, std::size_t stride, unsigned w, unsigned h);
+
+struct Kernels {
+    MaskRowFn mask_row;
+    DecimateFn<std::uint16_t> decimate_image;
+    DecimateFn<std::uint8_t> decimate_mask;
+};
+
+Kernels reference_kernels();
+// The Highway implementation for the target Highway dispatches to now.
+Kernels simd_kernels();
+// What the extractor uses: one of the two, as core/simd.h says.
+Kernels kernels();
+
+}  // namespace twinvmaf::cambi
