@@ -166,6 +166,34 @@ std::vector<TwinCase> twin_cases()
         {"speed_temporal", {}},
         {"speed_temporal", {{"speed_use_ref_diff", "true"}}},
         {"speed_temporal", {{"speed_prescale", "0.5"}, {"speed_prescale_method", "bilinear"}}},
+        // The float features (issue 14): defaults, then every option that
+        // changes the device's work.
+        {"float_psnr", {}},
+        {"float_ansnr", {}},
+        {"float_moment", {}},
+        {"float_motion", {}},
+        {"float_motion", {{"motion_force_zero", "true"}}},
+        {"float_motion", {{"motion_filter_size", "3"}, {"debug", "false"}}},
+        {"float_motion", {{"motion_add_scale1", "true"}}},
+        {"float_motion", {{"motion_add_uv", "true"}, {"motion_filter_size", "1"}}},
+        {"float_motion",
+         {{"motion_fps_weight", "1.5"}, {"motion_blend_factor", "0.5"}, {"motion_blend_offset", "2"},
+          {"motion_max_val", "5"}}},
+        {"float_vif", {}},
+        {"float_vif", {{"vif_enhn_gain_limit", "1.0"}}},
+        {"float_vif", {{"vif_kernelscale", "0.5"}}},
+        {"float_vif", {{"vif_kernelscale", "1.5"}, {"debug", "true"}}},
+        {"float_vif", {{"debug", "true"}, {"vif_skip_scale0", "true"}}},
+        {"float_vif", {{"vif_prescale", "0.5"}, {"vif_prescale_method", "bilinear"}}},
+        {"float_vif", {{"vif_prescale", "1.5"}, {"vif_prescale_method", "bicubic"}, {"vif_sigma_nsq", "1.5"}}},
+        {"float_adm", {}},
+        {"float_adm", {{"adm_enhn_gain_limit", "1.2"}}},
+        {"float_adm", {{"adm_csf_mode", "1"}}},
+        {"float_adm", {{"adm_csf_mode", "2"}}},
+        {"float_adm", {{"adm_norm_view_dist", "4"}, {"adm_ref_display_height", "2160"}}},
+        {"float_adm", {{"debug", "true"}, {"adm_csf_scale", "1.5"}, {"adm_csf_diag_scale", "0.7"}}},
+        {"float_adm", {{"adm_skip_scale0", "true"}, {"adm_skip_aim_scale", "1"}}},
+        {"float_adm", {{"adm_bypass_cm", "1"}, {"adm_f1s0", "0.5"}, {"adm_f2s3", "2"}}},
     };
 }
 
@@ -296,15 +324,33 @@ TEST(GpuTwins, OneReadbackAndOneWaitPerFrame)
               << " host waits\n";
 }
 
-// The VMAF v1 features all on the device at once (the v1.0.16 models'
-// extractors with their options): one readback and one host wait per frame
-// for all twins together, and every value as on the CPU.
-TEST(GpuTwins, V1FeaturesTogetherOneReadbackPerFrame)
+// Scores ref/dis with several features (and options) at once on `backend`.
+ScoredRun score_together(const fs::path& fixture, const VideoFormat& format, const std::vector<TwinCase>& features,
+                         Backend backend)
 {
-    REQUIRE_GPU();
-    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
-    const VideoFormat format{576, 324, ChromaFormat::k420, 8};
-    const std::vector<TwinCase> features = {
+    std::vector<std::unique_ptr<FeatureExtractor>> extractors;
+    PipelineConfig config;
+    config.threads = 2;
+    config.backend = backend;
+    for (const TwinCase& c : features) {
+        const FeatureInfo& info = find_feature(c.feature);
+        OptionValues values(info.name, info.options);
+        values.set_all(c.options);
+        extractors.push_back(info.create(values));
+        config.feature_options.push_back(values);
+    }
+    auto r = open_video((fixture / "ref.yuv").string(), format);
+    auto d = open_video((fixture / "dis.yuv").string(), format);
+    ScoredRun scored;
+    Pipeline pipeline(std::move(extractors), config);
+    scored.result = pipeline.run(*r, *d, scored.collector);
+    return scored;
+}
+
+// The v1 features (the v1.0.16 models' extractors with their options).
+std::vector<TwinCase> v1_features()
+{
+    return {
         {"cambi", {{"cambi_high_res_speedup", "1080"}, {"cambi_max_val", "17"}, {"cambi_vis_lum_threshold", "0.06"}}},
         {"speed_chroma", {{"speed_max_val", "45"}, {"speed_nn_floor", "0.1"}, {"speed_sigma_nn", "0.19"},
                           {"speed_weight_var_mode", "5"}}},
@@ -312,27 +358,17 @@ TEST(GpuTwins, V1FeaturesTogetherOneReadbackPerFrame)
         {"adm", {{"adm_csf_mode", "2"}, {"adm_dlm_weight", "0.7"}, {"adm_min_val", "0.5"}, {"adm_noise_weight", "0.02"}}},
         {"motion", {{"motion_max_val", "18"}}},
     };
-    auto run = [&](Backend backend) {
-        std::vector<std::unique_ptr<FeatureExtractor>> extractors;
-        PipelineConfig config;
-        config.threads = 2;
-        config.backend = backend;
-        for (const TwinCase& c : features) {
-            const FeatureInfo& info = find_feature(c.feature);
-            OptionValues values(info.name, info.options);
-            values.set_all(c.options);
-            extractors.push_back(info.create(values));
-            config.feature_options.push_back(values);
-        }
-        auto r = open_video((fixture / "ref.yuv").string(), format);
-        auto d = open_video((fixture / "dis.yuv").string(), format);
-        ScoredRun scored;
-        Pipeline pipeline(std::move(extractors), config);
-        scored.result = pipeline.run(*r, *d, scored.collector);
-        return scored;
-    };
-    const ScoredRun cpu = run(Backend::kCpu);
-    const ScoredRun gpu = run(gpu_backend());
+}
+
+// The VMAF v1 features all on the device at once: one readback and one host
+// wait per frame for all twins together, and every value as on the CPU.
+TEST(GpuTwins, V1FeaturesTogetherOneReadbackPerFrame)
+{
+    REQUIRE_GPU();
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    const VideoFormat format{576, 324, ChromaFormat::k420, 8};
+    const ScoredRun cpu = score_together(fixture, format, v1_features(), Backend::kCpu);
+    const ScoredRun gpu = score_together(fixture, format, v1_features(), gpu_backend());
     expect_identical(cpu.collector, gpu.collector, "v1 features together");
     const std::uint64_t frames = gpu.result.frames;
     EXPECT_EQ(gpu.result.gpu_stats.readbacks, frames);
@@ -341,6 +377,59 @@ TEST(GpuTwins, V1FeaturesTogetherOneReadbackPerFrame)
     std::cout << "[ flow v1 ] " << gpu.result.device << ": " << frames << " frames, cambi + speed_chroma + "
               << "speed_temporal + adm + motion: " << gpu.result.gpu_stats.uploads << " uploads, "
               << gpu.result.gpu_stats.readbacks << " readbacks, " << gpu.result.gpu_stats.host_waits << " host waits\n";
+}
+
+// Every twin at once (the v1 features and the float features, the float
+// models' extractors among them): still one readback and one host wait per
+// frame, and every value as on the CPU.
+TEST(GpuTwins, AllTwinsTogetherOneReadbackPerFrame)
+{
+    REQUIRE_GPU();
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    const VideoFormat format{576, 324, ChromaFormat::k420, 8};
+    std::vector<TwinCase> features = v1_features();
+    const std::vector<TwinCase> more = {
+        {"psnr", {}},
+        {"vif", {}},
+        {"float_psnr", {}},
+        {"float_ansnr", {}},
+        {"float_moment", {}},
+        {"float_motion", {{"motion_add_scale1", "true"}}},
+        {"float_vif", {{"debug", "true"}}},
+        {"float_adm", {{"debug", "true"}}},
+    };
+    features.insert(features.end(), more.begin(), more.end());
+    std::string names;
+    for (const TwinCase& c : features) {
+        if (!twin_exists(c.feature, gpu_backend())) GTEST_SKIP() << c.feature << " has no twin";
+        names += (names.empty() ? "" : " + ") + c.feature;
+    }
+    const ScoredRun cpu = score_together(fixture, format, features, Backend::kCpu);
+    const ScoredRun gpu = score_together(fixture, format, features, gpu_backend());
+    expect_identical(cpu.collector, gpu.collector, "all twins together");
+    const std::uint64_t frames = gpu.result.frames;
+    EXPECT_EQ(gpu.result.gpu_stats.readbacks, frames);
+    EXPECT_EQ(gpu.result.gpu_stats.host_waits, frames);
+    EXPECT_EQ(gpu.result.gpu_stats.uploads, 2 * frames);
+    std::cout << "[ flow all ] " << gpu.result.device << ": " << frames << " frames, " << names << ": "
+              << gpu.result.gpu_stats.uploads << " uploads, " << gpu.result.gpu_stats.readbacks << " readbacks, "
+              << gpu.result.gpu_stats.host_waits << " host waits\n";
+}
+
+// float_adm's p-norms other than 3 are glibc powf() terms: refused on the
+// GPU with a clear error.
+TEST(GpuTwins, FloatAdmPNormIsRefused)
+{
+    REQUIRE_GPU();
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    try {
+        score(fixture / "ref.yuv", fixture / "dis.yuv", VideoFormat{576, 324, ChromaFormat::k420, 8}, "float_adm",
+              {{"adm_p_norm", "2.5"}}, gpu_backend());
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("adm_p_norm=2.5 is computed by the CPU reference only"), std::string::npos)
+            << e.what();
+    }
 }
 
 // cambi's heatmaps are the CPU reference's: refused on the GPU before any

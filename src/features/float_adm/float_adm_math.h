@@ -78,15 +78,17 @@ TV_HD float filter4(const Filter& f, float s0, float s1, float s2, float s3)
 
 // The vertical pass of one output row: `rows` are input rows 2i-1 .. 2i+2
 // (mirrored), `width` the input width; low and high pass into `low`, `high`.
+// Column x of it (a GPU twin's unit).
+TV_HD void dwt_vertical_column(const float* const rows[4], int x, float* low, float* high)
+{
+    const float s0 = rows[0][x], s1 = rows[1][x], s2 = rows[2][x], s3 = rows[3][x];
+    *low = filter4(low_pass(), s0, s1, s2, s3);
+    *high = filter4(high_pass(), s0, s1, s2, s3);
+}
+
 TV_HD void dwt_vertical_row(const float* const rows[4], int width, float* low, float* high)
 {
-    const Filter lo = low_pass();
-    const Filter hi = high_pass();
-    for (int x = 0; x < width; ++x) {
-        const float s0 = rows[0][x], s1 = rows[1][x], s2 = rows[2][x], s3 = rows[3][x];
-        low[x] = filter4(lo, s0, s1, s2, s3);
-        high[x] = filter4(hi, s0, s1, s2, s3);
-    }
+    for (int x = 0; x < width; ++x) dwt_vertical_column(rows, x, low + x, high + x);
 }
 
 // The four bands at output column j of one row, from the vertical pass's
@@ -153,6 +155,23 @@ TV_HD void decouple(const float o[kOrientations], const float t[kOrientations], 
 // The CSF-weighted value and what the masking window reads of it.
 TV_HD float csf_weighted(float weight, float value) { return weight * value; }
 TV_HD float masking_part(float weighted) { return static_cast<float>(kOneBy30 * std::fabs(weighted)); }
+
+// One coefficient of each orientation through decouple and the CSF: for the
+// restored (part 0) and additive (part 1) parts, the CSF-weighted values and
+// their masking parts.
+TV_HD void decouple_and_weigh(const float o[kOrientations], const float t[kOrientations], const DecoupleParams& p,
+                              const float weight[kOrientations], float weighted[2][kOrientations],
+                              float masking[2][kOrientations])
+{
+    float parts[2][kOrientations];
+    decouple(o, t, p, parts[0], parts[1]);
+    for (int part = 0; part < 2; ++part) {
+        for (int theta = 0; theta < kOrientations; ++theta) {
+            weighted[part][theta] = csf_weighted(weight[theta], parts[part][theta]);
+            masking[part][theta] = masking_part(weighted[part][theta]);
+        }
+    }
+}
 
 // x^p as Netflix computes it: x*x*x for p = 3, else powf(x, (float)p).
 TV_HD float power(float x, double p_norm)
