@@ -156,11 +156,13 @@ inline void filter_halved(const DeviceTaps& f, const float* src, int w, int h, f
 
 // ---------------------------------------------------------------- scaler
 
-__global__ void scale_kernel(float_filter::ScalerView view, const float* src, float* dst)
+// An identity scaler copies (as Scaler::apply()).
+__global__ void scale_kernel(float_filter::ScalerView view, bool identity, const float* src, float* dst)
 {
     const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
     if (x >= view.dst_w) return;
-    dst[static_cast<std::size_t>(y) * view.dst_w + x] = float_filter::scaled_sample(view, src, x, y);
+    const std::size_t at = static_cast<std::size_t>(y) * view.dst_w + x;
+    dst[at] = identity ? src[at] : float_filter::scaled_sample(view, src, x, y);
 }
 
 // A Scaler's tables copied to the device; scale() runs it on packed planes.
@@ -171,7 +173,8 @@ public:
     {
         const float_filter::ScalerView host = scaler.view();
         view_ = host;
-        if (scaler.identity()) return;
+        identity_ = scaler.identity();
+        if (identity_) return;
         const std::size_t w = static_cast<std::size_t>(host.dst_w), h = static_cast<std::size_t>(host.dst_h);
         const std::size_t taps = host.method == 2 ? 4 : 9;
         const bool bilinear = host.method == 1, kernel = host.method >= 2;
@@ -192,10 +195,13 @@ public:
         gpu::check(gpuStreamSynchronize(nullptr), "float scaler set-up");
     }
 
+    // The tables on the device (for a kernel that scales several planes).
+    const float_filter::ScalerView& view() const { return view_; }
+
     void scale(const float* src, float* dst, gpuStream_t stream) const
     {
         if (!view_.dst_w || !view_.dst_h) return;
-        scale_kernel<<<grid_of(view_.dst_w, view_.dst_h), kThreads, 0, stream>>>(view_, src, dst);
+        scale_kernel<<<grid_of(view_.dst_w, view_.dst_h), kThreads, 0, stream>>>(view_, identity_, src, dst);
         gpu::check_launch("float scale_kernel");
     }
 
@@ -207,6 +213,7 @@ private:
     }
 
     float_filter::ScalerView view_;
+    bool identity_ = true;
     gpu::DeviceArray<int> x1_, x2_, y1_, y2_, x0_, y0_;
     gpu::DeviceArray<float> dx_, dy_, wx_, wy_;
 };
@@ -263,6 +270,19 @@ __global__ void grid_sum_finish_kernel(const unsigned long long* units, Serial s
         return;
     }
     serial(out);
+}
+
+// Both stages: out[k] (doubles) as the CPU's chains give them; `units`
+// (kCount zeroed uint64 in device memory) holds the integer totals.
+template <unsigned kCount, class Terms, class Serial>
+void exact_sums(Terms terms, Serial serial, int w, int h, unsigned long long* units, double* out, gpuStream_t stream)
+{
+    if (w && h) {
+        grid_sum_kernel<kCount><<<h, kThreads, 0, stream>>>(terms, w, units);
+        gpu::check_launch("float grid_sum_kernel");
+    }
+    grid_sum_finish_kernel<kCount><<<1, 1, 0, stream>>>(units, serial, out);
+    gpu::check_launch("float grid_sum_finish_kernel");
 }
 
 }  // namespace

@@ -95,14 +95,8 @@ private:
     template <class Sample>
     static void launch(const Planes& p, Result* result, gpuStream_t stream)
     {
-        if (p.w && p.h) {
-            float_gpu::grid_sum_kernel<4><<<p.h, float_gpu::kThreads, 0, stream>>>(MomentTerms<Sample>{p}, p.w,
-                                                                                   result->units);
-            gpu::check_launch("float_moment grid_sum_kernel");
-        }
-        float_gpu::grid_sum_finish_kernel<4><<<1, 1, 0, stream>>>(result->units, SerialMoments<Sample>{p},
-                                                                  result->sums);
-        gpu::check_launch("float_moment grid_sum_finish_kernel");
+        float_gpu::exact_sums<4>(MomentTerms<Sample>{p}, SerialMoments<Sample>{p}, p.w, p.h, result->units,
+                                 result->sums, stream);
     }
 };
 

@@ -80,14 +80,8 @@ private:
     template <class Sample>
     static void launch(const Plane& p, Result* result, gpuStream_t stream)
     {
-        if (p.w && p.h) {
-            float_gpu::grid_sum_kernel<1><<<p.h, float_gpu::kThreads, 0, stream>>>(SquaredErrors<Sample>{p}, p.w,
-                                                                                   &result->units);
-            gpu::check_launch("float_psnr grid_sum_kernel");
-        }
-        float_gpu::grid_sum_finish_kernel<1><<<1, 1, 0, stream>>>(&result->units, SerialNoise<Sample>{p},
-                                                                  &result->noise);
-        gpu::check_launch("float_psnr grid_sum_finish_kernel");
+        float_gpu::exact_sums<1>(SquaredErrors<Sample>{p}, SerialNoise<Sample>{p}, p.w, p.h, &result->units,
+                                 &result->noise, stream);
     }
 };
 
