@@ -218,6 +218,53 @@ private:
     gpu::DeviceArray<float> dx_, dy_, wx_, wy_;
 };
 
+// ---------------------------------------------------------------- serial chains
+//
+// A CPU reduction that is a serial chain (a float sum from 0 in index order,
+// or another accumulating step) keeps its order on the device: the block's
+// threads stage kStage values at a time in shared memory (coalesced loads,
+// computed in parallel), and thread 0 runs the chain over them in order.
+// One block per chain set (e.g. per row) runs side by side with the others.
+
+inline constexpr unsigned kStage = 256;  // the block size of serial_chains()
+
+// For i in [0, n) in order: acc[k] = step(acc[k], value k of i), where
+// load(i, values) writes value k of i to values[k]. Every thread of a
+// kStage-thread block calls it; acc is valid in thread 0.
+template <unsigned kChains, class Value, class Acc, class Load, class Step>
+__device__ void serial_chains(int n, Acc (&acc)[kChains], Load load, Step step)
+{
+    __shared__ Value stage[kChains][kStage];
+    for (int base = 0; base < n; base += static_cast<int>(kStage)) {
+        const int i = base + static_cast<int>(threadIdx.x);
+        if (i < n) {
+            Value values[kChains];
+            load(i, values);
+            for (unsigned k = 0; k < kChains; ++k) stage[k][threadIdx.x] = values[k];
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            const int count = n - base < static_cast<int>(kStage) ? n - base : static_cast<int>(kStage);
+            for (int j = 0; j < count; ++j)
+                for (unsigned k = 0; k < kChains; ++k) acc[k] = step(acc[k], stage[k][j]);
+        }
+        __syncthreads();
+    }
+}
+
+// The plain float sum: acc + value.
+struct FloatAdd {
+    __device__ float operator()(float acc, float value) const { return acc + value; }
+};
+
+// kChains float sums from 0 in index order.
+template <unsigned kChains, class Load>
+__device__ void ordered_sums(int n, float (&sums)[kChains], Load load)
+{
+    for (unsigned k = 0; k < kChains; ++k) sums[k] = 0.0f;
+    serial_chains<kChains, float>(n, sums, load, FloatAdd{});
+}
+
 // ---------------------------------------------------------------- exact sums
 //
 // float_psnr's and float_moment's CPU references add float terms to a double

@@ -6,16 +6,20 @@
 //   wavelet     vertical pass per input column (dwt_vertical_column()), then
 //               the four bands per output column (dwt_horizontal()); ref and
 //               dis in one launch
-//   den rows    one thread per (scored row, orientation): reference_row_sum()
+//   den rows    one block per (scored row, orientation): reference_row_sum()'s
+//               terms (reference_term()), its chain in one thread
 //   decouple    per coefficient of the decoupled region:
 //               decouple_and_weigh() (Intel's RCPSS emulated bit for bit by
 //               core/intel_rcp.h: integer arithmetic, the same on a device)
 //   thresholds  per scored coefficient and part: masking_threshold() of the
 //               other part (0 with adm_bypass_cm)
-//   masked rows one thread per (scored row, orientation, part):
-//               masked_row_sum()
-//   sums        one thread: each orientation's rows added in row order from
+//   masked rows one block per (scored row, orientation, part):
+//               masked_row_sum()'s terms (masked_term()), its chain in one
+//               thread
+//   sums        one block: each orientation's rows added in row order from
 //               0, as the CPU's loops
+// (A chain's terms are computed and staged in shared memory by the block's
+// threads, and one thread adds them in order: float_gpu.h ordered_sums().)
 // Every row sum is serial from the left and every total serial from the top,
 // exactly the CPU's order. adm_p_norm != 3 is refused on the device: its
 // terms are glibc powf() on the CPU, and no device powf is bit-identical.
@@ -76,12 +80,18 @@ __device__ float* row_sum_at(const Bands& b, const ScaleParams& p, int kind, int
     return b.rows + (static_cast<std::size_t>(kind) * kOrientations + theta) * rows + row;
 }
 
+// One block per (scored row, orientation): reference_row_sum()'s terms
+// staged by the block, its float chain from the left in one thread.
 __global__ void den_rows_kernel(ScaleParams p, double p_norm, Bands b)
 {
-    const int r = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), theta = static_cast<int>(blockIdx.y);
-    if (r >= p.scored.height()) return;
-    const std::size_t row = static_cast<std::size_t>(p.scored.top + r) * p.width;
-    *row_sum_at(b, p, 0, theta, r) = reference_row_sum(b.detail[0][theta] + row, p.weight[theta], p.scored, p_norm);
+    const int r = static_cast<int>(blockIdx.x), theta = static_cast<int>(blockIdx.y);
+    const float* reference = b.detail[0][theta] + static_cast<std::size_t>(p.scored.top + r) * p.width + p.scored.left;
+    const float weight = p.weight[theta];
+    float sum[1];
+    float_gpu::ordered_sums<1>(p.scored.width(), sum, [&](int j, float (&term)[1]) {
+        term[0] = reference_term(reference[j], weight, p_norm);
+    });
+    if (threadIdx.x == 0) *row_sum_at(b, p, 0, theta, r) = sum[0];
 }
 
 __global__ void decouple_kernel(ScaleParams p, DecoupleParams decouple, Bands b)
@@ -121,27 +131,41 @@ __global__ void threshold_kernel(ScaleParams p, bool bypass_cm, Bands b)
         bypass_cm ? 0.0f : masking_threshold(planes, p.width, p.height, y, x);
 }
 
+// One block per (scored row, orientation, part): masked_row_sum()'s terms
+// (masked_term()) staged by the block, its float chain from the left in one
+// thread.
 __global__ void masked_rows_kernel(ScaleParams p, double p_norm, Bands b)
 {
-    const int r = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), theta = static_cast<int>(blockIdx.y);
+    const int r = static_cast<int>(blockIdx.x), theta = static_cast<int>(blockIdx.y);
     const int measured = static_cast<int>(blockIdx.z);
-    if (r >= p.scored.height()) return;
-    const std::size_t row = static_cast<std::size_t>(p.scored.top + r) * p.width;
-    *row_sum_at(b, p, 1 + measured, theta, r) =
-        masked_row_sum(b.weighted[measured][theta] + row, b.threshold[measured] + row, p.scored, p_norm);
+    const std::size_t row = static_cast<std::size_t>(p.scored.top + r) * p.width + p.scored.left;
+    const float* measured_row = b.weighted[measured][theta] + row;
+    const float* threshold = b.threshold[measured] + row;
+    float sum[1];
+    float_gpu::ordered_sums<1>(p.scored.width(), sum, [&](int j, float (&term)[1]) {
+        term[0] = masked_term(measured_row[j], threshold[j], p_norm);
+    });
+    if (threadIdx.x == 0) *row_sum_at(b, p, 1 + measured, theta, r) = sum[0];
 }
 
+// One block: each orientation's den, dlm and aim rows in row order from 0.
 __global__ void scale_sums_kernel(ScaleParams p, Bands b, ScaleSums* out)
 {
-    ScaleSums sums;
-    for (int r = 0; r < p.scored.height(); ++r) {
-        for (int theta = 0; theta < kOrientations; ++theta) {
-            sums.den[theta] += *row_sum_at(b, p, 0, theta, r);
-            sums.dlm[theta] += *row_sum_at(b, p, 1, theta, r);
-            sums.aim[theta] += *row_sum_at(b, p, 2, theta, r);
-        }
+    constexpr unsigned kChains = kRowKinds * kOrientations;
+    float sums[kChains];
+    float_gpu::ordered_sums<kChains>(p.scored.height(), sums, [&](int r, float (&rows)[kChains]) {
+        for (int kind = 0; kind < kRowKinds; ++kind)
+            for (int theta = 0; theta < kOrientations; ++theta)
+                rows[kind * kOrientations + theta] = *row_sum_at(b, p, kind, theta, r);
+    });
+    if (threadIdx.x != 0) return;
+    ScaleSums result;
+    for (int theta = 0; theta < kOrientations; ++theta) {
+        result.den[theta] = sums[theta];
+        result.dlm[theta] = sums[kOrientations + theta];
+        result.aim[theta] = sums[2 * kOrientations + theta];
     }
-    *out = sums;
+    *out = result;
 }
 
 struct Result {
@@ -197,7 +221,6 @@ public:
         float_gpu::to_float(frame.ref_plane(0), bitdepth, -128.0f, pictures[0], stream);
         float_gpu::to_float(frame.dis_plane(0), bitdepth, -128.0f, pictures[1], stream);
         auto* result = static_cast<Result*>(device_result);
-        constexpr unsigned kRowThreads = 64;
         for (int scale = 0; scale < kScales; ++scale) {
             const ScaleParams& p = params.scale[scale];
             Bands b = bands_;
@@ -214,8 +237,8 @@ public:
             if (scale == 0 && params.skip_scale0) continue;  // the result keeps ScaleSums{} (zeroed)
             const int scored_rows = p.scored.height(), scored_cols = p.scored.width();
             if (scored_rows > 0) {
-                den_rows_kernel<<<dim3(gpu::blocks_for(scored_rows, kRowThreads), kOrientations), kRowThreads, 0,
-                                  stream>>>(p, params.p_norm, b);
+                den_rows_kernel<<<dim3(scored_rows, kOrientations), float_gpu::kStage, 0, stream>>>(p, params.p_norm,
+                                                                                                     b);
                 gpu::check_launch("float_adm den_rows_kernel");
             }
             if (p.decoupled.height() > 0 && p.decoupled.width() > 0) {
@@ -229,11 +252,11 @@ public:
                 gpu::check_launch("float_adm threshold_kernel");
             }
             if (scored_rows > 0) {
-                masked_rows_kernel<<<dim3(gpu::blocks_for(scored_rows, kRowThreads), kOrientations, kParts),
-                                     kRowThreads, 0, stream>>>(p, params.p_norm, b);
+                masked_rows_kernel<<<dim3(scored_rows, kOrientations, kParts), float_gpu::kStage, 0, stream>>>(
+                    p, params.p_norm, b);
                 gpu::check_launch("float_adm masked_rows_kernel");
             }
-            scale_sums_kernel<<<1, 1, 0, stream>>>(p, b, &result->scale[scale]);
+            scale_sums_kernel<<<1, float_gpu::kStage, 0, stream>>>(p, b, &result->scale[scale]);
             gpu::check_launch("float_adm scale_sums_kernel");
         }
     }
@@ -241,7 +264,8 @@ public:
     void unpack(const void* host_result, FrameScores& scores) const override
     {
         const auto* result = static_cast<const Result*>(host_result);
-        for (int scale = 0; scale < kScales; ++scale) FloatAdmExtractor::store_sums(scale, result->scale[scale], scores);
+        for (int scale = 0; scale < kScales; ++scale)
+            FloatAdmExtractor::store_sums(scale, result->scale[scale], scores);
     }
 
 private:

@@ -239,13 +239,16 @@ TV_HD float masked_row_sum(const float* measured_row, const float* threshold, co
 
 // The denominator's row sum: |weight * reference|^p over the scored columns,
 // serially from the left.
+// One term of it.
+TV_HD float reference_term(float reference, float weight, double p_norm)
+{
+    return power(std::fabs(weight * reference), p_norm);
+}
+
 TV_HD float reference_row_sum(const float* reference_row, float weight, const Region& scored, double p_norm)
 {
     float sum = 0.0f;
-    for (int j = scored.left; j < scored.right; ++j) {
-        const float x = std::fabs(weight * reference_row[j]);
-        sum += power(x, p_norm);
-    }
+    for (int j = scored.left; j < scored.right; ++j) sum += reference_term(reference_row[j], weight, p_norm);
     return sum;
 }
 

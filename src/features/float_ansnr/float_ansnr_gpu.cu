@@ -4,9 +4,11 @@
 //   convert   both luma planes to floats (offset -128), float_gpu.h
 //   filter    per sample: the 3x3 reference and 5x5 distorted filters
 //             (filtered_sample_at(), the sums of filter_row())
-//   rows      one thread per row: row_energy(), the float sums in column
-//             order from 0, as the CPU
-//   frame     one thread: the row sums added in row order from 0
+//   rows      one block per row: row_energy()'s terms (signal_term(),
+//             noise_term()) staged by the block, and its float sums in
+//             column order from 0 run by one thread (float_gpu.h
+//             ordered_sums()), as the CPU
+//   frame     one block: the row sums added in row order from 0, likewise
 #include "features/common/float_gpu.h"
 #include "features/float_ansnr/float_ansnr.h"
 #include "features/float_ansnr/float_ansnr_math.h"
@@ -31,24 +33,30 @@ __global__ void filter_kernel(const float* reference, const float* distorted, in
     distorted_filtered[at] = filtered_sample_at(distorted_kernel(), distorted_rows, x, w);
 }
 
-__global__ void row_energy_kernel(const float* reference_filtered, const float* distorted_filtered, int w, int h,
+// One block per row: row_energy()'s two float chains in column order.
+__global__ void row_energy_kernel(const float* reference_filtered, const float* distorted_filtered, int w,
                                   RowEnergy* rows)
 {
-    const int y = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    if (y >= h) return;
-    const std::size_t at = static_cast<std::size_t>(y) * w;
-    rows[y] = row_energy(reference_filtered + at, distorted_filtered + at, w);
+    const std::size_t at = static_cast<std::size_t>(blockIdx.x) * w;
+    const float* r = reference_filtered + at;
+    const float* d = distorted_filtered + at;
+    float sums[2];
+    float_gpu::ordered_sums<2>(w, sums, [&](int x, float (&terms)[2]) {
+        terms[0] = signal_term(r[x]);
+        terms[1] = noise_term(r[x], d[x]);
+    });
+    if (threadIdx.x == 0) rows[blockIdx.x] = RowEnergy{sums[0], sums[1]};
 }
 
+// The rows in row order.
 __global__ void frame_energy_kernel(const RowEnergy* rows, int h, RowEnergy* frame)
 {
-    float signal = 0.0f, noise = 0.0f;
-    for (int y = 0; y < h; ++y) {
-        signal += rows[y].signal;
-        noise += rows[y].noise;
-    }
-    frame->signal = signal;
-    frame->noise = noise;
+    float sums[2];
+    float_gpu::ordered_sums<2>(h, sums, [&](int y, float (&terms)[2]) {
+        terms[0] = rows[y].signal;
+        terms[1] = rows[y].noise;
+    });
+    if (threadIdx.x == 0) *frame = RowEnergy{sums[0], sums[1]};
 }
 
 class FloatAnsnrTwin final : public gpu::DeviceTwin {
@@ -74,10 +82,11 @@ public:
         filter_kernel<<<float_gpu::grid_of(w_, h_), float_gpu::kThreads, 0, stream>>>(
             reference, distorted, w_, h_, reference_filtered, distorted_filtered);
         gpu::check_launch("float_ansnr filter_kernel");
-        row_energy_kernel<<<gpu::blocks_for(h_, 64), 64, 0, stream>>>(reference_filtered, distorted_filtered, w_, h_,
-                                                                       rows_.get());
+        row_energy_kernel<<<h_, float_gpu::kStage, 0, stream>>>(reference_filtered, distorted_filtered, w_,
+                                                                 rows_.get());
         gpu::check_launch("float_ansnr row_energy_kernel");
-        frame_energy_kernel<<<1, 1, 0, stream>>>(rows_.get(), h_, static_cast<RowEnergy*>(device_result));
+        frame_energy_kernel<<<1, float_gpu::kStage, 0, stream>>>(rows_.get(), h_,
+                                                                 static_cast<RowEnergy*>(device_result));
         gpu::check_launch("float_ansnr frame_energy_kernel");
     }
 

@@ -113,14 +113,19 @@ struct RowEnergy {
     float noise = 0.0f;
 };
 
+// One sample's terms: the filtered reference squared, and the squared
+// difference of the two filtered samples.
+TV_HD float signal_term(float r) { return r * r; }
+TV_HD float noise_term(float r, float d) { return (r - d) * (r - d); }
+
 TV_HD RowEnergy row_energy(const float* reference_filtered, const float* distorted_filtered, int width)
 {
     RowEnergy e;
     for (int x = 0; x < width; ++x) {
         const float r = reference_filtered[x];
         const float d = distorted_filtered[x];
-        e.signal += r * r;
-        e.noise += (r - d) * (r - d);
+        e.signal += signal_term(r);
+        e.noise += noise_term(r, d);
     }
     return e;
 }

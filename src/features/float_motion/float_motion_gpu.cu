@@ -9,10 +9,12 @@
 //             sums of the CPU's filter_plane()
 //   half      with motion_add_scale1: the bilinear half size of both blurs
 //             (scaled_sample() over the CPU's scaler tables)
-// then one thread per row adds add_abs_difference() in column order from 0
-// (a float, as the CPU), and one thread adds the rows in row order, divides
-// (mean_abs_difference()), adds the half size's mean in float and the
-// planes' scores in double, Y + U + V: the CPU's order throughout.
+// then one block per row runs the row's chain of add_abs_difference() in
+// column order from 0 (a float, as the CPU; the block stages the
+// differences, one thread adds: float_gpu.h serial_chains()), and one block
+// adds the rows in row order, divides (mean_abs_difference()), adds the half
+// size's mean in float and the planes' scores in double, Y + U + V: the CPU's
+// order throughout.
 #include <algorithm>
 
 #include "features/common/float_gpu.h"
@@ -36,24 +38,32 @@ struct Parts {
     bool add_scale1 = false;
 };
 
-__global__ void row_sad_kernel(const float* earlier, const float* current, int w, int h, float* rows)
+struct AddAbs {
+    __device__ float operator()(float accum, float difference) const { return add_abs(accum, difference); }
+};
+
+// One block per row: the differences staged by the block, the row's chain
+// of add_abs() (add_abs_difference()) in column order from 0 in one thread.
+__global__ void row_sad_kernel(const float* earlier, const float* current, int w, float* rows)
 {
-    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    if (i >= h) return;
-    const float* a = earlier + static_cast<std::size_t>(i) * w;
-    const float* b = current + static_cast<std::size_t>(i) * w;
-    float line = 0.0f;
-    for (int j = 0; j < w; ++j) line = add_abs_difference(line, a[j], b[j]);
-    rows[i] = line;
+    const float* a = earlier + static_cast<std::size_t>(blockIdx.x) * w;
+    const float* b = current + static_cast<std::size_t>(blockIdx.x) * w;
+    float line[1] = {0.0f};
+    float_gpu::serial_chains<1, float>(
+        w, line, [&](int j, float (&difference)[1]) { difference[0] = a[j] - b[j]; }, AddAbs{});
+    if (threadIdx.x == 0) rows[blockIdx.x] = line[0];
 }
 
+// The rows in row order, over the pixel count (every thread calls it).
 __device__ float part_mean(const float* rows, const Part& part)
 {
-    float accum = 0.0f;
-    for (int i = 0; i < part.h; ++i) accum += rows[part.rows_offset + i];
-    return mean_abs_difference(accum, part.w, part.h);
+    float accum[1];
+    float_gpu::ordered_sums<1>(part.h, accum,
+                               [&](int i, float (&row)[1]) { row[0] = rows[part.rows_offset + i]; });
+    return mean_abs_difference(accum[0], part.w, part.h);
 }
 
+// One block.
 __global__ void score_kernel(const float* rows, Parts parts, double* score)
 {
     double total = 0.0;
@@ -62,7 +72,7 @@ __global__ void score_kernel(const float* rows, Parts parts, double* score)
         if (parts.add_scale1) plane_score += part_mean(rows, parts.half[p]);
         total = p == 0 ? plane_score : total + plane_score;
     }
-    *score = total;
+    if (threadIdx.x == 0) *score = total;
 }
 
 class FloatMotionTwin final : public gpu::DeviceTwin {
@@ -124,7 +134,7 @@ public:
                 row_sad(earlier_half, current_half, half, stream);
             }
         }
-        score_kernel<<<1, 1, 0, stream>>>(rows_.get(), parts_, static_cast<double*>(device_result));
+        score_kernel<<<1, float_gpu::kStage, 0, stream>>>(rows_.get(), parts_, static_cast<double*>(device_result));
         gpu::check_launch("float_motion score_kernel");
     }
 
@@ -147,8 +157,7 @@ private:
     void row_sad(const float* a, const float* b, const Part& part, gpuStream_t stream)
     {
         if (!part.h) return;
-        row_sad_kernel<<<gpu::blocks_for(part.h, 64), 64, 0, stream>>>(a, b, part.w, part.h,
-                                                                        rows_.get() + part.rows_offset);
+        row_sad_kernel<<<part.h, float_gpu::kStage, 0, stream>>>(a, b, part.w, rows_.get() + part.rows_offset);
         gpu::check_launch("float_motion row_sad_kernel");
     }
 

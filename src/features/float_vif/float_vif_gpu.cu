@@ -11,9 +11,10 @@
 //               tap order from +0; then the shared horizontal pass over the
 //               five planes
 //   terms       per sample: pixel_terms()
-//   rows        one thread per row: the terms added in column order from 0
-//               (floats), as the CPU's row_sums()
-//   frame       one thread: each scale's row sums added in row order from 0
+//   rows        one block per row: the terms added in column order from 0
+//               (floats) by one thread from the block's staging, as the CPU's
+//               row_sums() (float_gpu.h ordered_sums())
+//   frame       one block: each scale's row sums added in row order from 0
 // The taps, the scaler tables and the statistic's parameters are the CPU
 // feature's own (Plan::make()).
 #include "features/common/float_gpu.h"
@@ -53,19 +54,20 @@ __global__ void terms_kernel(const float* filtered, int w, int h, StatisticParam
                 filtered[4 * plane + at], params, &num[at], &den[at]);
 }
 
-// rows[2i], rows[2i + 1]: row i's numerator and denominator.
-__global__ void row_sums_kernel(const float* num, const float* den, int w, int h, float* rows)
+// One block per row: rows[2i], rows[2i + 1] = row i's numerator and
+// denominator, float sums in column order from 0.
+__global__ void row_sums_kernel(const float* num, const float* den, int w, float* rows)
 {
-    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    if (i >= h) return;
-    const std::size_t at = static_cast<std::size_t>(i) * w;
-    float row_num = 0.0f, row_den = 0.0f;
-    for (int j = 0; j < w; ++j) {
-        row_num += num[at + j];
-        row_den += den[at + j];
+    const std::size_t at = static_cast<std::size_t>(blockIdx.x) * w;
+    float sums[2];
+    float_gpu::ordered_sums<2>(w, sums, [&](int j, float (&terms)[2]) {
+        terms[0] = num[at + j];
+        terms[1] = den[at + j];
+    });
+    if (threadIdx.x == 0) {
+        rows[2 * blockIdx.x] = sums[0];
+        rows[2 * blockIdx.x + 1] = sums[1];
     }
-    rows[2 * i] = row_num;
-    rows[2 * i + 1] = row_den;
 }
 
 struct Result {
@@ -79,17 +81,20 @@ struct ScaleRows {
     int first;
 };
 
+// One block: each scale's row sums in row order from 0.
 __global__ void frame_sums_kernel(const float* rows, ScaleRows scales, Result* result)
 {
     for (int s = scales.first; s < kScaleCount; ++s) {
         const float* r = rows + 2 * static_cast<std::size_t>(scales.offset[s]);
-        float total_num = 0.0f, total_den = 0.0f;
-        for (int i = 0; i < scales.height[s]; ++i) {
-            total_num += r[2 * i];
-            total_den += r[2 * i + 1];
+        float totals[2];
+        float_gpu::ordered_sums<2>(scales.height[s], totals, [&](int i, float (&row)[2]) {
+            row[0] = r[2 * i];
+            row[1] = r[2 * i + 1];
+        });
+        if (threadIdx.x == 0) {
+            result->num[s] = totals[0];
+            result->den[s] = totals[1];
         }
-        result->num[s] = total_num;
-        result->den[s] = total_den;
     }
 }
 
@@ -162,11 +167,12 @@ public:
             terms_kernel<<<float_gpu::grid_of(w, h), float_gpu::kThreads, 0, stream>>>(filtered, w, h,
                                                                                       plan_.statistic, num, den);
             gpu::check_launch("float_vif terms_kernel");
-            row_sums_kernel<<<gpu::blocks_for(h, 64), 64, 0, stream>>>(
-                num, den, w, h, rows_.get() + 2 * static_cast<std::size_t>(scales_.offset[scale]));
+            row_sums_kernel<<<h, float_gpu::kStage, 0, stream>>>(
+                num, den, w, rows_.get() + 2 * static_cast<std::size_t>(scales_.offset[scale]));
             gpu::check_launch("float_vif row_sums_kernel");
         }
-        frame_sums_kernel<<<1, 1, 0, stream>>>(rows_.get(), scales_, static_cast<Result*>(device_result));
+        frame_sums_kernel<<<1, float_gpu::kStage, 0, stream>>>(rows_.get(), scales_,
+                                                               static_cast<Result*>(device_result));
         gpu::check_launch("float_vif frame_sums_kernel");
     }
 
