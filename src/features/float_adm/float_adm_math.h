@@ -24,8 +24,8 @@
 //
 // The cube roots (powf) of those sums, the noise floors and the pooling over
 // scales run once per frame on the host (FloatAdmExtractor::collect()), so a
-// twin needs no device powf unless adm_p_norm != 3 (then each term is a powf,
-// through adm_powf()).
+// twin needs no device powf; with adm_p_norm != 3 each term is a powf
+// (adm_powf()), which only the CPU reference computes.
 #pragma once
 
 #include <cmath>
@@ -41,9 +41,21 @@ using adm::kScales;
 using adm::mirror;
 using adm::Region;
 
-// The one libm function of float_adm: glibc's powf, as Netflix calls it (a
-// GPU twin swaps in a bit-identical device version here).
-TV_HD float adm_powf(float x, float y) { return ::powf(x, y); }
+// The one libm function of float_adm: glibc's powf, as Netflix calls it.
+// Device code never calls it: the twin refuses adm_p_norm != 3
+// (float_adm::twin_refusal in float_adm_gpu.cu), and no device powf gives
+// glibc's bits; leaving the device's out also keeps its FMAs out of the
+// strict kernels.
+TV_HD float adm_powf(float x, float y)
+{
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    (void)x;
+    (void)y;
+    return NAN;
+#else
+    return ::powf(x, y);
+#endif
+}
 
 // Netflix's FLOAT_ONE_BY_30 and FLOAT_ONE_BY_15: double constants (not the
 // floats nearest 1/30 and 1/15), so the products they enter are double.
