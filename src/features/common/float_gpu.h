@@ -132,8 +132,12 @@ struct DeviceTaps {
     int count = 0;
 
     DeviceTaps() = default;
-    explicit DeviceTaps(const std::vector<float>& host) : taps(upload(host, "float filter taps")),
-                                                          count(static_cast<int>(host.size())) {}
+    explicit DeviceTaps(const std::vector<float>& host)
+        : taps(upload(host, "float filter taps")), count(static_cast<int>(host.size()))
+    {
+        // The upload ran on the legacy stream; the twins' streams do not wait for it.
+        gpu::check(gpuStreamSynchronize(nullptr), "float filter taps");
+    }
 };
 
 // The whole w x h plane filtered (filter_plane) into dst, through `row_sums`
