@@ -4,7 +4,7 @@
 // math headers the CPU references run (float_picture.h, float_filter_math.h),
 // so every value is the CPU's bit for bit; where a CPU reduction is a serial
 // chain, the stage either keeps that order or proves the order does not
-// matter (exact_sum below).
+// matter (exact_sums() below).
 //
 //   upload()           a host vector into a DeviceArray (set-up only)
 //   to_float()         a plane of samples to packed floats (plane_to_float)
@@ -16,7 +16,7 @@
 //                      filter_plane (step 1) and filter_decimated (step 2)
 //   DeviceScaler       a float_filter::Scaler's tables on the device and
 //                      scale() with scaled_sample()
-//   exact_sum          the sums of non-negative float terms on a 2^-16 grid
+//   exact_sums()       the sums of non-negative float terms on a 2^-16 grid
 //                      (float_psnr, float_moment; see there)
 #pragma once
 
@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "features/common/float_exact_sum.h"
 #include "features/common/float_filter.h"
 #include "features/common/float_filter_math.h"
 #include "features/common/float_picture.h"
@@ -271,24 +272,13 @@ __device__ void ordered_sums(int n, float (&sums)[kChains], Load load)
 
 // ---------------------------------------------------------------- exact sums
 //
-// float_psnr's and float_moment's CPU references add float terms to a double
-// in one serial chain over the plane. Every term there is >= 0, below 2^16,
-// and a multiple of 2^-16 (a sample on the 8-bit range is a multiple of
-// 2^-(bpc-8), bpc <= 16; its float square, rounded or not, stays on the
-// grid). So each partial sum of the chain is a multiple of 2^-16 no larger
-// than the total: while the total is below 2^53 * 2^-16 = 2^37 every
-// partial sum is a double, no addition rounds, and the chain's result is the
-// exact total, whatever the order. The device adds the terms as integers of
-// 2^-16 (uint64: at most 2^32 per term, 2^31 terms), and where a total
-// reaches 2^37 (only 16-bit pictures above 1920x1080 with large values can)
-// one thread runs the CPU's chain instead: the same double either way.
+// float_psnr's and float_moment's double chains, order-free where they are
+// exact (features/common/float_exact_sum.h says why): the device adds the
+// terms as integers of 2^-16, and where a total reaches 2^37 (only 16-bit
+// pictures above 1920x1080 with large values can) one thread runs the CPU's
+// chain instead: the same double either way.
 
-inline constexpr double kGridUnit = 1.0 / 65536.0;  // 2^-16
-inline constexpr unsigned long long kExactLimit = 1ull << 53;
-
-// A term in units of 2^-16 (exact: a power-of-two scaling of a float below
-// 2^16 that lies on the grid).
-TV_HD unsigned long long grid_units(float term) { return static_cast<unsigned long long>(term * 65536.0f); }
+using float_exact_sum::grid_units;
 
 // Sums kCount per-sample terms over a w x h picture into `units` (one block
 // per row). terms(y, x, out) writes the kCount float terms of sample (y, x).
@@ -315,9 +305,9 @@ template <unsigned kCount, class Serial>
 __global__ void grid_sum_finish_kernel(const unsigned long long* units, Serial serial, double* out)
 {
     bool exact = true;
-    for (unsigned k = 0; k < kCount; ++k) exact = exact && units[k] < kExactLimit;
+    for (unsigned k = 0; k < kCount; ++k) exact = exact && units[k] < float_exact_sum::kExactLimit;
     if (exact) {
-        for (unsigned k = 0; k < kCount; ++k) out[k] = static_cast<double>(units[k]) * kGridUnit;
+        for (unsigned k = 0; k < kCount; ++k) out[k] = float_exact_sum::from_grid_units(units[k]);
         return;
     }
     serial(out);
