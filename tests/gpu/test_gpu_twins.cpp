@@ -15,6 +15,8 @@
 #include "twinvmaf/error.h"
 #include "core/feature.h"
 #include "core/pipeline.h"
+#include "features/common/float_exact_sum.h"
+#include "features/float_psnr/float_psnr_math.h"
 #include "gpu/gpu_engine.h"
 #include "io/video_reader.h"
 #include "test_support.h"
@@ -287,6 +289,64 @@ TEST(GpuTwins, EqualCpuOnTinyAndOddSizes)
                                            format.describe() + " " + describe(c));
                 }
             }
+}
+
+// float_psnr and float_moment above the exact range of their chains (a
+// total of 2^37 and more: 16-bit 2048x1152, errors near full scale in the
+// first 2,150,000 samples, then errors of one code whose squares, 2^-16,
+// the chain loses once it is past 2^37): the twins' exact sums are not the
+// CPU's doubles there, so they must run the CPU's chain (float_gpu.h,
+// grid_sum_finish_kernel). The test checks that the CPU's chain does round
+// here, then that the GPU gives its bits.
+TEST(GpuTwins, FloatPsnrAndMomentBeyondTheExactRange)
+{
+    REQUIRE_GPU();
+    TempDir dir;
+    const VideoFormat format{2048, 1152, ChromaFormat::k420, 16};
+    constexpr std::size_t kLarge = 2150000;
+    std::mt19937 rng(5);
+    const std::size_t luma = std::size_t{format.width} * format.height;
+    const std::size_t frame = format.frame_bytes() / 2;
+    std::vector<std::uint16_t> ref(luma), dis(luma);
+    for (std::size_t i = 0; i < luma; ++i) {
+        if (i < kLarge) {
+            ref[i] = static_cast<std::uint16_t>(rng() & 63);
+            dis[i] = static_cast<std::uint16_t>(65535 - (rng() & 63));
+        } else {
+            ref[i] = static_cast<std::uint16_t>(rng() & 32767);
+            dis[i] = static_cast<std::uint16_t>(ref[i] + 1);
+        }
+    }
+    // Two equal frames; chroma mid-grey.
+    auto bytes_of = [&](const std::vector<std::uint16_t>& plane) {
+        std::string bytes(4 * frame, '\0');
+        for (int f = 0; f < 2; ++f)
+            for (std::size_t i = 0; i < frame; ++i) {
+                const unsigned v = i < luma ? plane[i] : 32768;
+                bytes[2 * (f * frame + i)] = static_cast<char>(v & 0xff);
+                bytes[2 * (f * frame + i) + 1] = static_cast<char>(v >> 8);
+            }
+        return bytes;
+    };
+    twinvmaf::test::write_file(dir / "ref.yuv", bytes_of(ref));
+    twinvmaf::test::write_file(dir / "dis.yuv", bytes_of(dis));
+    // The CPU's chain rounds here: it is not the exact total.
+    double noise = 0;
+    unsigned long long units = 0;
+    for (unsigned y = 0; y < format.height; ++y) {
+        const std::uint16_t* r = ref.data() + std::size_t{y} * format.width;
+        const std::uint16_t* d = dis.data() + std::size_t{y} * format.width;
+        noise = float_psnr::accumulate_row(r, d, format.width, 16, noise);
+        for (unsigned x = 0; x < format.width; ++x)
+            units += float_exact_sum::grid_units(float_psnr::squared_error(
+                float_picture::sample_to_float(r[x], 16, 0.0f), float_picture::sample_to_float(d[x], 16, 0.0f)));
+    }
+    ASSERT_GE(units, float_exact_sum::kExactLimit);
+    ASSERT_LT(noise + 1.0, static_cast<double>(units) * float_exact_sum::kGridUnit) << "the chain does not round here";
+    for (const char* feature : {"float_psnr", "float_moment"}) {
+        const TwinCase c{feature, {}};
+        expect_twin_equals_cpu(dir / "ref.yuv", dir / "dis.yuv", format, c, "2048x1152 16-bit " + describe(c));
+    }
 }
 
 // A temporal twin with --subsample: motion runs on every frame (it needs the
