@@ -6,7 +6,7 @@ cores), whole command and net of start-up: (t(N) - t(2)) / (N - 2).
     bench/run_gpu_benchmarks.py [--build DIR] [--fixtures DIR] [--netflix PATH]
                                 [--scoring "--model version=vmaf_v0.6.1"]
                                 [--runs 7] [--hold-device] [--sizes 1920x1080:200,...]
-                                [--no-cpu]
+                                [--no-cpu] [--float-twins]
 
 Why it is built this way:
   - A CUDA process's start (driver and context) and end (the driver's
@@ -28,6 +28,14 @@ Why it is built this way:
 Then the device time per twin and the upload share, and Netflix's vmaf on the
 same inputs when --netflix is given. Prints figures only; there is no pass/fail.
 Inputs: a fixture scaled up (--fixture; tools/make_upscaled.py, numpy).
+
+The float twins (issue 14's figures): --float-twins times every registered
+twin of the float family (float_*, psnr_hvs, ciede; read from
+src/gpu/twin_registry.cu) alone at 3840x2160 (or --sizes): its device
+ms/frame (TWINVMAF_GPU_TIMING=1) and frame loop on cuda next to the CPU's
+frame loop on all cores, flagged where the device time is above the 0.5 ms
+target; then the whole command with all of them at once (the table rows
+above, device time per twin, and cuda == cpu at --precision max).
 
 VMAF v1 (issue 12's figures): --fixture vtest_576x324_420p10 with
   --scoring "--model version=vmaf_v1.0.16_3d0h" --sizes 1920x1080:200, and
@@ -145,6 +153,80 @@ class DeviceHolder:
         self.process.wait()
 
 
+# The 0.5 ms/frame device-time target of issue 14 for each float twin at 4K.
+FLOAT_TWIN_TARGET_MS = 0.5
+
+
+def float_family_twins():
+    """The registered GPU twins of the float family, in registry order."""
+    with open(os.path.join(ROOT, "src", "gpu", "twin_registry.cu")) as f:
+        names = re.findall(r'\{"([a-z0-9_]+)", \{', f.read())
+    return [n for n in names if n.startswith("float_") or n in ("psnr_hvs", "ciede")]
+
+
+def timing_numbers(cmd, feature_names):
+    """One run with TWINVMAF_GPU_TIMING=1: (frame loop ms/frame, {twin: device
+    ms/frame}) from its stderr (device figures only on a GPU backend)."""
+    err = timed(cmd, dict(os.environ, TWINVMAF_GPU_TIMING="1"))[1]
+    loop = float(re.search(r"frame loop [\d.]+ \(([\d.]+)/frame\)", err).group(1))
+    device = {}
+    line = re.search(r"device ms/frame: (.*)", err)
+    if line:
+        for part in line.group(1).split(", "):
+            name, _, value = part.rpartition(" ")
+            if name in feature_names:
+                device[name] = float(value)
+    return loop, device
+
+
+def float_twins(cli, io, tmp, cores, frames, runs, no_cpu):
+    """Issue 14's benchmark: each float twin alone, then all at once."""
+    twins = float_family_twins()
+    out = ["--json", "-o", os.path.join(tmp, "out.json")]
+    print("  each twin alone (frame loops of one run each; device ms/frame summed over the twin's kernels):")
+    print("    %-16s %12s %16s %16s %9s" % ("twin", "device ms", "cuda loop ms", "cpu loop ms", "cpu/cuda"))
+    usable = []
+    for twin in twins:
+        base = [cli] + io + ["-n", "--feature", twin] + out
+        probe = subprocess.run(base + ["--backend", "cuda", "--frame_cnt", "2", "-q"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+        if probe.returncode != 0:
+            print("    %-16s refused on cuda: %s" % (twin, probe.stderr.strip().splitlines()[-1][:100]))
+            continue
+        usable.append(twin)
+        cuda_loop, device = timing_numbers(base + ["--backend", "cuda"], twins)
+        cpu_loop = None if no_cpu else timing_numbers(base + ["--backend", "cpu", "--threads", str(cores)],
+                                                      twins)[0]
+        ms = device.get(twin, float("nan"))
+        print("    %-16s %12.4f %16.3f %16s %9s%s" % (
+            twin, ms, cuda_loop, "-" if cpu_loop is None else "%.3f" % cpu_loop,
+            "-" if cpu_loop is None else "%.1f" % (cpu_loop / cuda_loop),
+            "   <-- above the %.1f ms target" % FLOAT_TWIN_TARGET_MS if ms > FLOAT_TWIN_TARGET_MS else ""))
+    if not usable:
+        return
+    scoring = ["-n"] + [v for twin in usable for v in ("--feature", twin)]
+    print("  all %d at once (%s):" % (len(usable), " ".join(usable)))
+    print("%-34s %6s %10s %13s %8s %13s" % ("command", "frames", "whole fps", "net ms/frame", "net fps",
+                                            "net (medians)"))
+    ours = lambda backend: [cli] + io + scoring + ["--backend", backend, "--threads", str(cores), "-q"] + out
+    row("twinvmaf cuda, every float twin", ours("cuda"), frames, runs)
+    if not no_cpu:
+        row("twinvmaf cpu, every float twin", ours("cpu"), frames, runs)
+    err = timed([cli] + io + scoring + ["--backend", "cuda"] + out, dict(os.environ, TWINVMAF_GPU_TIMING="1"))[1]
+    for line in err.splitlines():
+        if re.search(r"device ms/frame|host ms", line):
+            print("    " + line)
+    compare = io + scoring + ["--precision", "max", "--json", "--frame_cnt", "10", "-q"]
+    results = []
+    for backend in ("cuda", "cpu"):
+        path = os.path.join(tmp, backend + ".json")
+        timed([cli] + compare + ["--backend", backend, "-o", path])
+        with open(path) as f:
+            scores = json.load(f)
+        results.append({k: v for k, v in scores.items() if k not in ("fps", "version")})
+    print("  cuda == cpu on the first 10 frames (--precision max):", results[0] == results[1])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build", "gpu"))
@@ -160,13 +242,20 @@ def main():
                         help="WIDTHxHEIGHT:FRAMES,... (default %s); longer clips shrink the start-up's noise "
                              "in the net" % SIZES)
     parser.add_argument("--no-cpu", action="store_true", help="leave out the --backend cpu rows")
+    parser.add_argument("--float-twins", action="store_true",
+                        help="issue 14's benchmark: every float twin alone and all at once (sizes default to "
+                             "3840x2160:50; --scoring is ignored)")
     parser.add_argument("--hold-device", action="store_true",
                         help="also time the cuda rows while another process holds the device open")
+    parser.set_defaults(sizes=None)
     args = parser.parse_args()
+    if args.sizes is None:
+        args.sizes = "3840x2160:50" if args.float_twins else SIZES
     cli = os.path.join(args.build, "twinvmaf")
     scoring = shlex.split(args.scoring)
     cores = os.cpu_count()
-    print("scoring: %s   (cpu: %d threads, %d runs of each of t(2) and t(N))" % (args.scoring, cores, args.runs))
+    print("scoring: %s   (cpu: %d threads, %d runs of each of t(2) and t(N))" % (
+        "every float twin" if args.float_twins else args.scoring, cores, args.runs))
 
     driver_floor()
     if args.hold_device:
@@ -191,6 +280,9 @@ def main():
             timing_run = [cli] + io + scoring + ["--backend", "cuda"] + out
 
             print("\n%s %d-bit, %d frames" % (size, bitdepth, frames))
+            if args.float_twins:
+                float_twins(cli, io, tmp, cores, frames, args.runs, args.no_cpu)
+                continue
             print("%-34s %6s %10s %13s %8s %13s" % ("command", "frames", "whole fps", "net ms/frame", "net fps",
                                                     "net (medians)"))
             row("twinvmaf cuda", ours("cuda"), frames, args.runs)

@@ -27,6 +27,26 @@ std::unique_ptr<gpu::DeviceTwin> make_chroma_twin(const OptionValues& options, c
 std::unique_ptr<gpu::DeviceTwin> make_temporal_twin(const OptionValues& options, const VideoFormat& format);
 }
 
+namespace float_psnr {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
+namespace float_ansnr {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
+namespace float_moment {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
+namespace float_motion {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
+namespace float_vif {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
+namespace float_adm {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+std::string twin_refusal(const OptionValues& options);
+}
+
 namespace gpu {
 
 namespace {
@@ -50,6 +70,12 @@ const std::map<std::string, Twin>& twins()
         {"cambi", {cambi::make_twin, cambi::twin_refusal}},
         {"speed_chroma", {speed::make_chroma_twin}},
         {"speed_temporal", {speed::make_temporal_twin}},
+        {"float_psnr", {float_psnr::make_twin}},
+        {"float_ansnr", {float_ansnr::make_twin}},
+        {"float_moment", {float_moment::make_twin}},
+        {"float_motion", {float_motion::make_twin}},
+        {"float_vif", {float_vif::make_twin}},
+        {"float_adm", {float_adm::make_twin, float_adm::twin_refusal}},
     };
     return registry;
 }

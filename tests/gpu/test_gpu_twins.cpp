@@ -15,6 +15,8 @@
 #include "twinvmaf/error.h"
 #include "core/feature.h"
 #include "core/pipeline.h"
+#include "features/common/float_exact_sum.h"
+#include "features/float_psnr/float_psnr_math.h"
 #include "gpu/gpu_engine.h"
 #include "io/video_reader.h"
 #include "test_support.h"
@@ -166,6 +168,34 @@ std::vector<TwinCase> twin_cases()
         {"speed_temporal", {}},
         {"speed_temporal", {{"speed_use_ref_diff", "true"}}},
         {"speed_temporal", {{"speed_prescale", "0.5"}, {"speed_prescale_method", "bilinear"}}},
+        // The float features (issue 14): defaults, then every option that
+        // changes the device's work.
+        {"float_psnr", {}},
+        {"float_ansnr", {}},
+        {"float_moment", {}},
+        {"float_motion", {}},
+        {"float_motion", {{"motion_force_zero", "true"}}},
+        {"float_motion", {{"motion_filter_size", "3"}, {"debug", "false"}}},
+        {"float_motion", {{"motion_add_scale1", "true"}}},
+        {"float_motion", {{"motion_add_uv", "true"}, {"motion_filter_size", "1"}}},
+        {"float_motion",
+         {{"motion_fps_weight", "1.5"}, {"motion_blend_factor", "0.5"}, {"motion_blend_offset", "2"},
+          {"motion_max_val", "5"}}},
+        {"float_vif", {}},
+        {"float_vif", {{"vif_enhn_gain_limit", "1.0"}}},
+        {"float_vif", {{"vif_kernelscale", "0.5"}}},
+        {"float_vif", {{"vif_kernelscale", "1.5"}, {"debug", "true"}}},
+        {"float_vif", {{"debug", "true"}, {"vif_skip_scale0", "true"}}},
+        {"float_vif", {{"vif_prescale", "0.5"}, {"vif_prescale_method", "bilinear"}}},
+        {"float_vif", {{"vif_prescale", "1.5"}, {"vif_prescale_method", "bicubic"}, {"vif_sigma_nsq", "1.5"}}},
+        {"float_adm", {}},
+        {"float_adm", {{"adm_enhn_gain_limit", "1.2"}}},
+        {"float_adm", {{"adm_csf_mode", "1"}}},
+        {"float_adm", {{"adm_csf_mode", "2"}}},
+        {"float_adm", {{"adm_norm_view_dist", "4"}, {"adm_ref_display_height", "2160"}}},
+        {"float_adm", {{"debug", "true"}, {"adm_csf_scale", "1.5"}, {"adm_csf_diag_scale", "0.7"}}},
+        {"float_adm", {{"adm_skip_scale0", "true"}, {"adm_skip_aim_scale", "1"}}},
+        {"float_adm", {{"adm_bypass_cm", "1"}, {"adm_f1s0", "0.5"}, {"adm_f2s3", "2"}}},
     };
 }
 
@@ -261,6 +291,64 @@ TEST(GpuTwins, EqualCpuOnTinyAndOddSizes)
             }
 }
 
+// float_psnr and float_moment above the exact range of their chains (a
+// total of 2^37 and more: 16-bit 2048x1152, errors near full scale in the
+// first 2,150,000 samples, then errors of one code whose squares, 2^-16,
+// the chain loses once it is past 2^37): the twins' exact sums are not the
+// CPU's doubles there, so they must run the CPU's chain (float_gpu.h,
+// grid_sum_finish_kernel). The test checks that the CPU's chain does round
+// here, then that the GPU gives its bits.
+TEST(GpuTwins, FloatPsnrAndMomentBeyondTheExactRange)
+{
+    REQUIRE_GPU();
+    TempDir dir;
+    const VideoFormat format{2048, 1152, ChromaFormat::k420, 16};
+    constexpr std::size_t kLarge = 2150000;
+    std::mt19937 rng(5);
+    const std::size_t luma = std::size_t{format.width} * format.height;
+    const std::size_t frame = format.frame_bytes() / 2;
+    std::vector<std::uint16_t> ref(luma), dis(luma);
+    for (std::size_t i = 0; i < luma; ++i) {
+        if (i < kLarge) {
+            ref[i] = static_cast<std::uint16_t>(rng() & 63);
+            dis[i] = static_cast<std::uint16_t>(65535 - (rng() & 63));
+        } else {
+            ref[i] = static_cast<std::uint16_t>(rng() & 32767);
+            dis[i] = static_cast<std::uint16_t>(ref[i] + 1);
+        }
+    }
+    // Two equal frames; chroma mid-grey.
+    auto bytes_of = [&](const std::vector<std::uint16_t>& plane) {
+        std::string bytes(4 * frame, '\0');
+        for (int f = 0; f < 2; ++f)
+            for (std::size_t i = 0; i < frame; ++i) {
+                const unsigned v = i < luma ? plane[i] : 32768;
+                bytes[2 * (f * frame + i)] = static_cast<char>(v & 0xff);
+                bytes[2 * (f * frame + i) + 1] = static_cast<char>(v >> 8);
+            }
+        return bytes;
+    };
+    twinvmaf::test::write_file(dir / "ref.yuv", bytes_of(ref));
+    twinvmaf::test::write_file(dir / "dis.yuv", bytes_of(dis));
+    // The CPU's chain rounds here: it is not the exact total.
+    double noise = 0;
+    unsigned long long units = 0;
+    for (unsigned y = 0; y < format.height; ++y) {
+        const std::uint16_t* r = ref.data() + std::size_t{y} * format.width;
+        const std::uint16_t* d = dis.data() + std::size_t{y} * format.width;
+        noise = float_psnr::accumulate_row(r, d, format.width, 16, noise);
+        for (unsigned x = 0; x < format.width; ++x)
+            units += float_exact_sum::grid_units(float_psnr::squared_error(
+                float_picture::sample_to_float(r[x], 16, 0.0f), float_picture::sample_to_float(d[x], 16, 0.0f)));
+    }
+    ASSERT_GE(units, float_exact_sum::kExactLimit);
+    ASSERT_LT(noise + 1.0, static_cast<double>(units) * float_exact_sum::kGridUnit) << "the chain does not round here";
+    for (const char* feature : {"float_psnr", "float_moment"}) {
+        const TwinCase c{feature, {}};
+        expect_twin_equals_cpu(dir / "ref.yuv", dir / "dis.yuv", format, c, "2048x1152 16-bit " + describe(c));
+    }
+}
+
 // A temporal twin with --subsample: motion runs on every frame (it needs the
 // one before) and reads the earlier pictures from the engine's slots.
 TEST(GpuTwins, TemporalTwinEqualsCpuWithSubsample)
@@ -296,15 +384,33 @@ TEST(GpuTwins, OneReadbackAndOneWaitPerFrame)
               << " host waits\n";
 }
 
-// The VMAF v1 features all on the device at once (the v1.0.16 models'
-// extractors with their options): one readback and one host wait per frame
-// for all twins together, and every value as on the CPU.
-TEST(GpuTwins, V1FeaturesTogetherOneReadbackPerFrame)
+// Scores ref/dis with several features (and options) at once on `backend`.
+ScoredRun score_together(const fs::path& fixture, const VideoFormat& format, const std::vector<TwinCase>& features,
+                         Backend backend)
 {
-    REQUIRE_GPU();
-    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
-    const VideoFormat format{576, 324, ChromaFormat::k420, 8};
-    const std::vector<TwinCase> features = {
+    std::vector<std::unique_ptr<FeatureExtractor>> extractors;
+    PipelineConfig config;
+    config.threads = 2;
+    config.backend = backend;
+    for (const TwinCase& c : features) {
+        const FeatureInfo& info = find_feature(c.feature);
+        OptionValues values(info.name, info.options);
+        values.set_all(c.options);
+        extractors.push_back(info.create(values));
+        config.feature_options.push_back(values);
+    }
+    auto r = open_video((fixture / "ref.yuv").string(), format);
+    auto d = open_video((fixture / "dis.yuv").string(), format);
+    ScoredRun scored;
+    Pipeline pipeline(std::move(extractors), config);
+    scored.result = pipeline.run(*r, *d, scored.collector);
+    return scored;
+}
+
+// The v1 features (the v1.0.16 models' extractors with their options).
+std::vector<TwinCase> v1_features()
+{
+    return {
         {"cambi", {{"cambi_high_res_speedup", "1080"}, {"cambi_max_val", "17"}, {"cambi_vis_lum_threshold", "0.06"}}},
         {"speed_chroma", {{"speed_max_val", "45"}, {"speed_nn_floor", "0.1"}, {"speed_sigma_nn", "0.19"},
                           {"speed_weight_var_mode", "5"}}},
@@ -312,27 +418,17 @@ TEST(GpuTwins, V1FeaturesTogetherOneReadbackPerFrame)
         {"adm", {{"adm_csf_mode", "2"}, {"adm_dlm_weight", "0.7"}, {"adm_min_val", "0.5"}, {"adm_noise_weight", "0.02"}}},
         {"motion", {{"motion_max_val", "18"}}},
     };
-    auto run = [&](Backend backend) {
-        std::vector<std::unique_ptr<FeatureExtractor>> extractors;
-        PipelineConfig config;
-        config.threads = 2;
-        config.backend = backend;
-        for (const TwinCase& c : features) {
-            const FeatureInfo& info = find_feature(c.feature);
-            OptionValues values(info.name, info.options);
-            values.set_all(c.options);
-            extractors.push_back(info.create(values));
-            config.feature_options.push_back(values);
-        }
-        auto r = open_video((fixture / "ref.yuv").string(), format);
-        auto d = open_video((fixture / "dis.yuv").string(), format);
-        ScoredRun scored;
-        Pipeline pipeline(std::move(extractors), config);
-        scored.result = pipeline.run(*r, *d, scored.collector);
-        return scored;
-    };
-    const ScoredRun cpu = run(Backend::kCpu);
-    const ScoredRun gpu = run(gpu_backend());
+}
+
+// The VMAF v1 features all on the device at once: one readback and one host
+// wait per frame for all twins together, and every value as on the CPU.
+TEST(GpuTwins, V1FeaturesTogetherOneReadbackPerFrame)
+{
+    REQUIRE_GPU();
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    const VideoFormat format{576, 324, ChromaFormat::k420, 8};
+    const ScoredRun cpu = score_together(fixture, format, v1_features(), Backend::kCpu);
+    const ScoredRun gpu = score_together(fixture, format, v1_features(), gpu_backend());
     expect_identical(cpu.collector, gpu.collector, "v1 features together");
     const std::uint64_t frames = gpu.result.frames;
     EXPECT_EQ(gpu.result.gpu_stats.readbacks, frames);
@@ -341,6 +437,59 @@ TEST(GpuTwins, V1FeaturesTogetherOneReadbackPerFrame)
     std::cout << "[ flow v1 ] " << gpu.result.device << ": " << frames << " frames, cambi + speed_chroma + "
               << "speed_temporal + adm + motion: " << gpu.result.gpu_stats.uploads << " uploads, "
               << gpu.result.gpu_stats.readbacks << " readbacks, " << gpu.result.gpu_stats.host_waits << " host waits\n";
+}
+
+// Every twin at once (the v1 features and the float features, the float
+// models' extractors among them): still one readback and one host wait per
+// frame, and every value as on the CPU.
+TEST(GpuTwins, AllTwinsTogetherOneReadbackPerFrame)
+{
+    REQUIRE_GPU();
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    const VideoFormat format{576, 324, ChromaFormat::k420, 8};
+    std::vector<TwinCase> features = v1_features();
+    const std::vector<TwinCase> more = {
+        {"psnr", {}},
+        {"vif", {}},
+        {"float_psnr", {}},
+        {"float_ansnr", {}},
+        {"float_moment", {}},
+        {"float_motion", {{"motion_add_scale1", "true"}}},
+        {"float_vif", {{"debug", "true"}}},
+        {"float_adm", {{"debug", "true"}}},
+    };
+    features.insert(features.end(), more.begin(), more.end());
+    std::string names;
+    for (const TwinCase& c : features) {
+        if (!twin_exists(c.feature, gpu_backend())) GTEST_SKIP() << c.feature << " has no twin";
+        names += (names.empty() ? "" : " + ") + c.feature;
+    }
+    const ScoredRun cpu = score_together(fixture, format, features, Backend::kCpu);
+    const ScoredRun gpu = score_together(fixture, format, features, gpu_backend());
+    expect_identical(cpu.collector, gpu.collector, "all twins together");
+    const std::uint64_t frames = gpu.result.frames;
+    EXPECT_EQ(gpu.result.gpu_stats.readbacks, frames);
+    EXPECT_EQ(gpu.result.gpu_stats.host_waits, frames);
+    EXPECT_EQ(gpu.result.gpu_stats.uploads, 2 * frames);
+    std::cout << "[ flow all ] " << gpu.result.device << ": " << frames << " frames, " << names << ": "
+              << gpu.result.gpu_stats.uploads << " uploads, " << gpu.result.gpu_stats.readbacks << " readbacks, "
+              << gpu.result.gpu_stats.host_waits << " host waits\n";
+}
+
+// float_adm's p-norms other than 3 are glibc powf() terms: refused on the
+// GPU with a clear error.
+TEST(GpuTwins, FloatAdmPNormIsRefused)
+{
+    REQUIRE_GPU();
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    try {
+        score(fixture / "ref.yuv", fixture / "dis.yuv", VideoFormat{576, 324, ChromaFormat::k420, 8}, "float_adm",
+              {{"adm_p_norm", "2.5"}}, gpu_backend());
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("adm_p_norm=2.5 is computed by the CPU reference only"), std::string::npos)
+            << e.what();
+    }
 }
 
 // cambi's heatmaps are the CPU reference's: refused on the GPU before any

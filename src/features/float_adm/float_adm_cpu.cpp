@@ -82,17 +82,16 @@ void decouple_and_csf(const ScaleParams& p, const FrameParams& frame, FloatAdmSc
     for (int y = r.top; y < r.bottom; ++y) {
         for (int x = r.left; x < r.right; ++x) {
             const std::size_t at = std::size_t(y) * p.width + x;
-            float o[kOrientations], t[kOrientations], parts[2][kOrientations];
+            float o[kOrientations], t[kOrientations], weighted[2][kOrientations], masking[2][kOrientations];
             for (int theta = 0; theta < kOrientations; ++theta) {
                 o[theta] = s.detail[kRef][theta][at];
                 t[theta] = s.detail[kDis][theta][at];
             }
-            decouple(o, t, frame.decouple, parts[kRestored], parts[kAdditive]);
+            decouple_and_weigh(o, t, frame.decouple, p.weight, weighted, masking);
             for (int part = 0; part < 2; ++part) {
                 for (int theta = 0; theta < kOrientations; ++theta) {
-                    const float weighted = csf_weighted(p.weight[theta], parts[part][theta]);
-                    s.weighted[part][theta][at] = weighted;
-                    s.masking[part][theta][at] = masking_part(weighted);
+                    s.weighted[part][theta][at] = weighted[part][theta];
+                    s.masking[part][theta][at] = masking[part][theta];
                 }
             }
         }

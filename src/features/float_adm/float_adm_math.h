@@ -24,8 +24,8 @@
 //
 // The cube roots (powf) of those sums, the noise floors and the pooling over
 // scales run once per frame on the host (FloatAdmExtractor::collect()), so a
-// twin needs no device powf unless adm_p_norm != 3 (then each term is a powf,
-// through adm_powf()).
+// twin needs no device powf; with adm_p_norm != 3 each term is a powf
+// (adm_powf()), which only the CPU reference computes.
 #pragma once
 
 #include <cmath>
@@ -41,9 +41,21 @@ using adm::kScales;
 using adm::mirror;
 using adm::Region;
 
-// The one libm function of float_adm: glibc's powf, as Netflix calls it (a
-// GPU twin swaps in a bit-identical device version here).
-TV_HD float adm_powf(float x, float y) { return ::powf(x, y); }
+// The one libm function of float_adm: glibc's powf, as Netflix calls it.
+// Device code never calls it: the twin refuses adm_p_norm != 3
+// (float_adm::twin_refusal in float_adm_gpu.cu), and no device powf gives
+// glibc's bits; leaving the device's out also keeps its FMAs out of the
+// strict kernels.
+TV_HD float adm_powf(float x, float y)
+{
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    (void)x;
+    (void)y;
+    return NAN;
+#else
+    return ::powf(x, y);
+#endif
+}
 
 // Netflix's FLOAT_ONE_BY_30 and FLOAT_ONE_BY_15: double constants (not the
 // floats nearest 1/30 and 1/15), so the products they enter are double.
@@ -78,15 +90,17 @@ TV_HD float filter4(const Filter& f, float s0, float s1, float s2, float s3)
 
 // The vertical pass of one output row: `rows` are input rows 2i-1 .. 2i+2
 // (mirrored), `width` the input width; low and high pass into `low`, `high`.
+// Column x of it (a GPU twin's unit).
+TV_HD void dwt_vertical_column(const float* const rows[4], int x, float* low, float* high)
+{
+    const float s0 = rows[0][x], s1 = rows[1][x], s2 = rows[2][x], s3 = rows[3][x];
+    *low = filter4(low_pass(), s0, s1, s2, s3);
+    *high = filter4(high_pass(), s0, s1, s2, s3);
+}
+
 TV_HD void dwt_vertical_row(const float* const rows[4], int width, float* low, float* high)
 {
-    const Filter lo = low_pass();
-    const Filter hi = high_pass();
-    for (int x = 0; x < width; ++x) {
-        const float s0 = rows[0][x], s1 = rows[1][x], s2 = rows[2][x], s3 = rows[3][x];
-        low[x] = filter4(lo, s0, s1, s2, s3);
-        high[x] = filter4(hi, s0, s1, s2, s3);
-    }
+    for (int x = 0; x < width; ++x) dwt_vertical_column(rows, x, low + x, high + x);
 }
 
 // The four bands at output column j of one row, from the vertical pass's
@@ -154,6 +168,23 @@ TV_HD void decouple(const float o[kOrientations], const float t[kOrientations], 
 TV_HD float csf_weighted(float weight, float value) { return weight * value; }
 TV_HD float masking_part(float weighted) { return static_cast<float>(kOneBy30 * std::fabs(weighted)); }
 
+// One coefficient of each orientation through decouple and the CSF: for the
+// restored (part 0) and additive (part 1) parts, the CSF-weighted values and
+// their masking parts.
+TV_HD void decouple_and_weigh(const float o[kOrientations], const float t[kOrientations], const DecoupleParams& p,
+                              const float weight[kOrientations], float weighted[2][kOrientations],
+                              float masking[2][kOrientations])
+{
+    float parts[2][kOrientations];
+    decouple(o, t, p, parts[0], parts[1]);
+    for (int part = 0; part < 2; ++part) {
+        for (int theta = 0; theta < kOrientations; ++theta) {
+            weighted[part][theta] = csf_weighted(weight[theta], parts[part][theta]);
+            masking[part][theta] = masking_part(weighted[part][theta]);
+        }
+    }
+}
+
 // x^p as Netflix computes it: x*x*x for p = 3, else powf(x, (float)p).
 TV_HD float power(float x, double p_norm)
 {
@@ -220,13 +251,16 @@ TV_HD float masked_row_sum(const float* measured_row, const float* threshold, co
 
 // The denominator's row sum: |weight * reference|^p over the scored columns,
 // serially from the left.
+// One term of it.
+TV_HD float reference_term(float reference, float weight, double p_norm)
+{
+    return power(std::fabs(weight * reference), p_norm);
+}
+
 TV_HD float reference_row_sum(const float* reference_row, float weight, const Region& scored, double p_norm)
 {
     float sum = 0.0f;
-    for (int j = scored.left; j < scored.right; ++j) {
-        const float x = std::fabs(weight * reference_row[j]);
-        sum += power(x, p_norm);
-    }
+    for (int j = scored.left; j < scored.right; ++j) sum += reference_term(reference_row[j], weight, p_norm);
     return sum;
 }
 

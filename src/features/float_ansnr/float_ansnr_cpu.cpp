@@ -19,14 +19,6 @@ struct AnsnrScratch final : Scratch {
     std::vector<float> reference_filtered, distorted_filtered;  // one row each
 };
 
-// The rows a kernel of N taps reads for output row y.
-template <int N>
-void kernel_rows(const float* plane, int width, int height, int y, const float* (&rows)[N])
-{
-    for (int fi = 0; fi < N; ++fi)
-        rows[fi] = plane + static_cast<std::ptrdiff_t>(mirror(y - N / 2 + fi, height)) * width;
-}
-
 }  // namespace
 
 std::unique_ptr<Scratch> FloatAnsnrCpu::make_scratch() const

@@ -18,6 +18,8 @@
 // the row sums added in row order to a float from 0.
 #pragma once
 
+#include <cstddef>
+
 #include "core/host_device.h"
 
 namespace twinvmaf::float_ansnr {
@@ -75,6 +77,24 @@ TV_HD float filtered_sample(const Kernel<N>& kernel, const float* const* rows, i
     return accum;
 }
 
+// One filtered sample at any column x (a GPU twin's per-sample form of
+// filter_row(): the same sum, mirrored only within N/2 of an edge).
+template <int N>
+TV_HD float filtered_sample_at(const Kernel<N>& kernel, const float* const* rows, int x, int width)
+{
+    constexpr int half = N / 2;
+    if (x < half || x >= width - half) return filtered_sample<N, true>(kernel, rows, x, width);
+    return filtered_sample<N, false>(kernel, rows, x, width);
+}
+
+// The rows a kernel of N taps reads for output row y of a packed plane.
+template <int N>
+TV_HD void kernel_rows(const float* plane, int width, int height, int y, const float* (&rows)[N])
+{
+    for (int fi = 0; fi < N; ++fi)
+        rows[fi] = plane + static_cast<std::ptrdiff_t>(mirror(y - N / 2 + fi, height)) * width;
+}
+
 // One filtered row: out[x] for x in [0, width), width >= 3.
 template <int N>
 TV_HD void filter_row(const Kernel<N>& kernel, const float* const* rows, int width, float* out)
@@ -93,14 +113,19 @@ struct RowEnergy {
     float noise = 0.0f;
 };
 
+// One sample's terms: the filtered reference squared, and the squared
+// difference of the two filtered samples.
+TV_HD float signal_term(float r) { return r * r; }
+TV_HD float noise_term(float r, float d) { return (r - d) * (r - d); }
+
 TV_HD RowEnergy row_energy(const float* reference_filtered, const float* distorted_filtered, int width)
 {
     RowEnergy e;
     for (int x = 0; x < width; ++x) {
         const float r = reference_filtered[x];
         const float d = distorted_filtered[x];
-        e.signal += r * r;
-        e.noise += (r - d) * (r - d);
+        e.signal += signal_term(r);
+        e.noise += noise_term(r, d);
     }
     return e;
 }

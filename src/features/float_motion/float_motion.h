@@ -81,11 +81,13 @@ public:
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
     void flush(Collector& collector) override;
 
-protected:
     const Settings& settings() const { return settings_; }
-    const VideoFormat& format() const { return format_; }
-    // Luma, then (motion_add_uv) U and V.
+    // Luma, then (motion_add_uv) U and V; set by init() (a GPU twin plans
+    // with it too).
     const std::vector<PlanePlan>& planes() const { return planes_; }
+
+protected:
+    const VideoFormat& format() const { return format_; }
 
 private:
     double weighted(double score) const;         // MIN(score * fps, max)

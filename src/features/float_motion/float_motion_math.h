@@ -33,10 +33,11 @@ TV_HD BlurTaps blur_taps(int filter_size)
 // One step of a row's SAD: accum += fabs(a - b), the difference in float,
 // its absolute value and the sum in double, kept as float (Netflix adds a
 // double fabs() to its float accumulator).
-TV_HD float add_abs_difference(float accum, float a, float b)
+TV_HD float add_abs(float accum, float difference)
 {
-    return static_cast<float>(static_cast<double>(accum) + fabs(static_cast<double>(a - b)));
+    return static_cast<float>(static_cast<double>(accum) + fabs(static_cast<double>(difference)));
 }
+TV_HD float add_abs_difference(float accum, float a, float b) { return add_abs(accum, a - b); }
 
 // A plane's mean absolute difference: the float sum over (float) w * h,
 // where w * h is an int converted to float.

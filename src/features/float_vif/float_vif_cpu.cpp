@@ -43,13 +43,7 @@ TV_CPU_CLONES void vertical_moments(const float* taps, int ntaps, const float* a
         const float* ra = a + offset;
         const float* rb = b + offset;
         const float f = taps[k];
-        for (int c = 0; c < w; ++c) {
-            mu1[c] += f * ra[c];
-            mu2[c] += f * rb[c];
-            xx[c] += weighted_square(f, ra[c]);
-            yy[c] += weighted_square(f, rb[c]);
-            xy[c] += weighted_product(f, ra[c], rb[c]);
-        }
+        for (int c = 0; c < w; ++c) add_moment_tap(f, ra[c], rb[c], mu1[c], mu2[c], xx[c], yy[c], xy[c]);
     }
 }
 

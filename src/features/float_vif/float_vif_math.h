@@ -61,6 +61,19 @@ struct StatisticParams {
 TV_HD float weighted_square(float f, float x) { return f * (x * x); }
 TV_HD float weighted_product(float f, float x, float y) { return f * (x * y); }
 
+// One tap of the five vertical passes at one column: the means of ref (a)
+// and dis (b) and the filtered a*a, b*b and a*b, each accumulated in tap
+// order from +0 (the CPU runs it column by column within each tap, a GPU
+// twin tap by tap within each column: the same sums).
+TV_HD void add_moment_tap(float f, float a, float b, float& mu1, float& mu2, float& xx, float& yy, float& xy)
+{
+    mu1 += f * a;
+    mu2 += f * b;
+    xx += weighted_square(f, a);
+    yy += weighted_square(f, b);
+    xy += weighted_product(f, a, b);
+}
+
 // One sample's numerator and denominator terms from the filtered means and
 // second moments of reference (1) and distorted (2).
 TV_HD void pixel_terms(float mu1, float mu2, float xx_filt, float yy_filt, float xy_filt, const StatisticParams& p,

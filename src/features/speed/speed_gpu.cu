@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "features/common/float_filter_math.h"
+#include "features/common/float_gpu.h"
 #include "features/common/float_picture.h"
 #include "features/speed/speed.h"
 #include "features/speed/speed_math.h"
@@ -236,22 +237,6 @@ __global__ void temporal_score_kernel(StatsArrays arrays, int blocks, float sigm
     result->flags = static_cast<std::uint32_t>(arrays.singular[0] | arrays.singular[1] << 1);
 }
 
-template <class T>
-gpu::DeviceArray<T> upload(const std::vector<T>& host, const char* what)
-{
-    gpu::DeviceArray<T> device(host.size(), what);
-    if (!host.empty())
-        gpu::check(gpuMemcpyAsync(device.get(), host.data(), sizeof(T) * host.size(), gpuMemcpyHostToDevice, nullptr),
-                   what);
-    return device;
-}
-
-template <class T>
-std::vector<T> copy_of(const T* data, std::size_t count)
-{
-    return data ? std::vector<T>(data, data + count) : std::vector<T>();
-}
-
 // What both twins do with their planes: the stages above, up to the block
 // statistics.
 class SpeedPlanes {
@@ -262,7 +247,7 @@ public:
           input_h_(static_cast<int>(g.rescale ? g.scaled_height : g.height)),
           ow_(static_cast<int>(g.operating_width)), oh_(static_cast<int>(g.operating_height)),
           blocks_(static_cast<int>(g.blocks())),
-          antialias_(upload(f.antialias, "SpEED taps")), local_(upload(f.local, "SpEED taps")),
+          antialias_(float_gpu::upload(f.antialias, "SpEED taps")), local_(float_gpu::upload(f.local, "SpEED taps")),
           antialias_taps_(static_cast<int>(f.antialias.size())), local_taps_(static_cast<int>(f.local.size())),
           converted_(std::size_t{g.width} * g.height * planes, "SpEED planes"),
           scaled_(g.rescale ? std::size_t{g.scaled_width} * g.scaled_height * planes : 0, "SpEED planes"),
@@ -274,26 +259,7 @@ public:
           entropy_terms_(std::size_t{kBlockElements} * blocks_ * planes, "SpEED statistics"),
           block_scores_(std::size_t(blocks_) * 2, "SpEED statistics")
     {
-        if (g.rescale) {
-            const float_filter::ScalerView host = f.scaler.view();
-            view_ = host;
-            const std::size_t w = static_cast<std::size_t>(host.dst_w), h = static_cast<std::size_t>(host.dst_h);
-            const std::size_t taps = host.method == 2 ? 4 : 9;
-            const bool bilinear = host.method == 1, kernel = host.method >= 2;
-            x1_ = upload(copy_of(bilinear ? host.x1 : nullptr, w), "SpEED scaler");
-            x2_ = upload(copy_of(bilinear ? host.x2 : nullptr, w), "SpEED scaler");
-            y1_ = upload(copy_of(bilinear ? host.y1 : nullptr, h), "SpEED scaler");
-            y2_ = upload(copy_of(bilinear ? host.y2 : nullptr, h), "SpEED scaler");
-            dx_ = upload(copy_of(bilinear ? host.dx : nullptr, w), "SpEED scaler");
-            dy_ = upload(copy_of(bilinear ? host.dy : nullptr, h), "SpEED scaler");
-            x0_ = upload(copy_of(kernel ? host.x0 : nullptr, w), "SpEED scaler");
-            y0_ = upload(copy_of(kernel ? host.y0 : nullptr, h), "SpEED scaler");
-            wx_ = upload(copy_of(kernel ? host.wx : nullptr, w * taps), "SpEED scaler");
-            wy_ = upload(copy_of(kernel ? host.wy : nullptr, h * taps), "SpEED scaler");
-            view_.x1 = x1_.get(), view_.x2 = x2_.get(), view_.y1 = y1_.get(), view_.y2 = y2_.get();
-            view_.dx = dx_.get(), view_.dy = dy_.get(), view_.x0 = x0_.get(), view_.y0 = y0_.get();
-            view_.wx = wx_.get(), view_.wy = wy_.get();
-        }
+        if (g.rescale) scaler_ = float_gpu::DeviceScaler(f.scaler);
         gpu::check(gpuStreamSynchronize(nullptr), "SpEED set-up");
         const std::size_t terms = std::size_t{kBlockElements} * blocks_ * planes;
         arrays_ = StatsArrays{terms_.get(),      terms_.get() + terms, terms_.get() + 2 * terms, block_stats_.get(),
@@ -318,7 +284,7 @@ public:
         const float* input = converted_.get();
         if (g_.rescale) {
             prescale_kernel<<<dim3(gpu::blocks_for(g_.scaled_width, kThreads), g_.scaled_height, p), kThreads, 0, stream>>>(
-                view_, converted_.get(), scaled_.get());
+                scaler_.view(), converted_.get(), scaled_.get());
             gpu::check_launch("SpEED prescale_kernel");
             input = scaled_.get();
         }
@@ -347,9 +313,7 @@ private:
     gpu::DeviceArray<int> singular_;
     gpu::DeviceArray<double> entropy_terms_;
     gpu::DeviceArray<float> block_scores_;
-    gpu::DeviceArray<int> x1_, x2_, y1_, y2_, x0_, y0_;
-    gpu::DeviceArray<float> dx_, dy_, wx_, wy_;
-    float_filter::ScalerView view_;
+    float_gpu::DeviceScaler scaler_;  // with a rescale
     StatsArrays arrays_{};
 };
 

@@ -1,0 +1,331 @@
+// Device stages shared by the GPU twins of the float features (float_psnr,
+// float_moment, float_ansnr, float_motion, float_vif, float_adm): included by
+// their .cu files only. Each stage runs the per-sample functions of the
+// math headers the CPU references run (float_picture.h, float_filter_math.h),
+// so every value is the CPU's bit for bit; where a CPU reduction is a serial
+// chain, the stage either keeps that order or proves the order does not
+// matter (exact_sums() below).
+//
+//   upload()           a host vector into a DeviceArray (set-up only)
+//   to_float()         a plane of samples to packed floats (plane_to_float)
+//   vertical_pass()    the separable filter's vertical sums at every
+//                      `step`-th row (float_filter.cpp's vertical_pass)
+//   horizontal_pass()  the horizontal taps over those sums at every
+//                      `step`-th column, for several planes at once
+//                      (horizontal_pass / filter_decimated): the two give
+//                      filter_plane (step 1) and filter_decimated (step 2)
+//   DeviceScaler       a float_filter::Scaler's tables on the device and
+//                      scale() with scaled_sample()
+//   exact_sums()       the sums of non-negative float terms on a 2^-16 grid
+//                      (float_psnr, float_moment; see there)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "features/common/float_exact_sum.h"
+#include "features/common/float_filter.h"
+#include "features/common/float_filter_math.h"
+#include "features/common/float_picture.h"
+#include "gpu/block_sum.h"
+#include "gpu/device_array.h"
+#include "gpu/device_twin.h"
+
+namespace twinvmaf::float_gpu {
+
+// Each .cu file that includes this gets its own copies (no kernel is linked
+// across translation units).
+namespace {
+
+inline constexpr unsigned kThreads = 256;
+
+template <class T>
+gpu::DeviceArray<T> upload(const std::vector<T>& host, const char* what)
+{
+    gpu::DeviceArray<T> device(host.size(), what);
+    if (!host.empty())
+        gpu::check(gpuMemcpyAsync(device.get(), host.data(), sizeof(T) * host.size(), gpuMemcpyHostToDevice, nullptr),
+                   what);
+    return device;
+}
+
+// A 2-D launch: x over `columns` in blocks of kThreads, y over rows, z over planes.
+inline dim3 grid_of(int columns, int rows, int planes = 1)
+{
+    return dim3(gpu::blocks_for(static_cast<std::size_t>(columns), kThreads), static_cast<unsigned>(rows),
+                static_cast<unsigned>(planes));
+}
+
+// ---------------------------------------------------------------- conversion
+
+template <class Sample>
+__global__ void to_float_kernel(const std::uint8_t* plane, std::ptrdiff_t stride, int w, unsigned bitdepth,
+                                float offset, float* out)
+{
+    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
+    if (x >= w) return;
+    const Sample* row = reinterpret_cast<const Sample*>(plane + y * stride);
+    out[static_cast<std::size_t>(y) * w + x] = float_picture::sample_to_float(row[x], bitdepth, offset);
+}
+
+// The plane's scored geometry to packed floats (row stride = width).
+inline void to_float(const gpu::DevicePlane& plane, unsigned bitdepth, float offset, float* out, gpuStream_t stream)
+{
+    const int w = static_cast<int>(plane.width), h = static_cast<int>(plane.height);
+    if (!w || !h) return;
+    if (bitdepth > 8)
+        to_float_kernel<std::uint16_t><<<grid_of(w, h), kThreads, 0, stream>>>(plane.data, plane.stride, w, bitdepth,
+                                                                               offset, out);
+    else
+        to_float_kernel<std::uint8_t><<<grid_of(w, h), kThreads, 0, stream>>>(plane.data, plane.stride, w, bitdepth,
+                                                                              offset, out);
+    gpu::check_launch("float to_float_kernel");
+}
+
+// ---------------------------------------------------------------- separable filter
+
+// out[i][c] = sum_k f[k] * src[mirror(i * step - r + k)][c], in tap order
+// from +0 (vertical_pass at row i * step); out is packed w x out_h.
+__global__ void vertical_pass_kernel(const float* taps, int ntaps, const float* src, int w, int h, int step,
+                                     float* out)
+{
+    const int c = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), i = static_cast<int>(blockIdx.y);
+    if (c >= w) return;
+    out[static_cast<std::size_t>(i) * w + c] = float_filter::vertical_sum(taps, ntaps, src, w, h, i * step, c);
+}
+
+inline void vertical_pass(const float* taps, int ntaps, const float* src, int w, int h, int step, int out_h,
+                          float* out, gpuStream_t stream)
+{
+    if (!w || !out_h) return;
+    vertical_pass_kernel<<<grid_of(w, out_h), kThreads, 0, stream>>>(taps, ntaps, src, w, h, step, out);
+    gpu::check_launch("float vertical_pass_kernel");
+}
+
+// For each of `planes` packed w x rows planes of vertical sums (one after the
+// other), out[j] = sum_k f[k] * in[mirror(j * step - r + k)] in tap order
+// from +0: horizontal_pass (step 1) and filter_decimated's columns (step 2).
+__global__ void horizontal_pass_kernel(const float* taps, int ntaps, const float* in, int w, int rows, int step,
+                                       int out_w, float* out)
+{
+    const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), i = static_cast<int>(blockIdx.y);
+    const int p = static_cast<int>(blockIdx.z);
+    if (j >= out_w) return;
+    const float* row = in + (static_cast<std::size_t>(p) * rows + i) * w;
+    const int radius = ntaps / 2;
+    out[(static_cast<std::size_t>(p) * rows + i) * out_w + j] = float_filter::filter_taps(
+        taps, ntaps, [&](int k) { return row[float_filter::mirror_tap(j * step - radius + k, w)]; });
+}
+
+inline void horizontal_pass(const float* taps, int ntaps, const float* in, int w, int rows, int step, int out_w,
+                            int planes, float* out, gpuStream_t stream)
+{
+    if (!out_w || !rows) return;
+    horizontal_pass_kernel<<<grid_of(out_w, rows, planes), kThreads, 0, stream>>>(taps, ntaps, in, w, rows, step,
+                                                                                  out_w, out);
+    gpu::check_launch("float horizontal_pass_kernel");
+}
+
+// A filter's taps on the device.
+struct DeviceTaps {
+    gpu::DeviceArray<float> taps;
+    int count = 0;
+
+    DeviceTaps() = default;
+    explicit DeviceTaps(const std::vector<float>& host)
+        : taps(upload(host, "float filter taps")), count(static_cast<int>(host.size()))
+    {
+        // The upload ran on the legacy stream; the twins' streams do not wait for it.
+        gpu::check(gpuStreamSynchronize(nullptr), "float filter taps");
+    }
+};
+
+// The whole w x h plane filtered (filter_plane) into dst, through `row_sums`
+// (w x h floats).
+inline void filter_plane(const DeviceTaps& f, const float* src, int w, int h, float* row_sums, float* dst,
+                         gpuStream_t stream)
+{
+    vertical_pass(f.taps.get(), f.count, src, w, h, 1, h, row_sums, stream);
+    horizontal_pass(f.taps.get(), f.count, row_sums, w, h, 1, w, 1, dst, stream);
+}
+
+// The samples (2i, 2j) of the filtered plane (filter_decimated, step 2) into a
+// packed (w / 2) x (h / 2) plane, through `row_sums` (w x h / 2 floats).
+inline void filter_halved(const DeviceTaps& f, const float* src, int w, int h, float* row_sums, float* dst,
+                          gpuStream_t stream)
+{
+    vertical_pass(f.taps.get(), f.count, src, w, h, 2, h / 2, row_sums, stream);
+    horizontal_pass(f.taps.get(), f.count, row_sums, w, h / 2, 2, w / 2, 1, dst, stream);
+}
+
+// ---------------------------------------------------------------- scaler
+
+// An identity scaler copies (as Scaler::apply()).
+__global__ void scale_kernel(float_filter::ScalerView view, bool identity, const float* src, float* dst)
+{
+    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
+    if (x >= view.dst_w) return;
+    const std::size_t at = static_cast<std::size_t>(y) * view.dst_w + x;
+    dst[at] = identity ? src[at] : float_filter::scaled_sample(view, src, x, y);
+}
+
+// A Scaler's tables copied to the device; scale() runs it on packed planes.
+class DeviceScaler {
+public:
+    DeviceScaler() = default;
+    explicit DeviceScaler(const float_filter::Scaler& scaler)
+    {
+        const float_filter::ScalerView host = scaler.view();
+        view_ = host;
+        identity_ = scaler.identity();
+        if (identity_) return;
+        const std::size_t w = static_cast<std::size_t>(host.dst_w), h = static_cast<std::size_t>(host.dst_h);
+        const std::size_t taps = host.method == 2 ? 4 : 9;
+        const bool bilinear = host.method == 1, kernel = host.method >= 2;
+        x1_ = upload(copy_of(bilinear ? host.x1 : nullptr, w), "float scaler");
+        x2_ = upload(copy_of(bilinear ? host.x2 : nullptr, w), "float scaler");
+        y1_ = upload(copy_of(bilinear ? host.y1 : nullptr, h), "float scaler");
+        y2_ = upload(copy_of(bilinear ? host.y2 : nullptr, h), "float scaler");
+        dx_ = upload(copy_of(bilinear ? host.dx : nullptr, w), "float scaler");
+        dy_ = upload(copy_of(bilinear ? host.dy : nullptr, h), "float scaler");
+        x0_ = upload(copy_of(kernel ? host.x0 : nullptr, w), "float scaler");
+        y0_ = upload(copy_of(kernel ? host.y0 : nullptr, h), "float scaler");
+        wx_ = upload(copy_of(kernel ? host.wx : nullptr, w * taps), "float scaler");
+        wy_ = upload(copy_of(kernel ? host.wy : nullptr, h * taps), "float scaler");
+        view_.x1 = x1_.get(), view_.x2 = x2_.get(), view_.y1 = y1_.get(), view_.y2 = y2_.get();
+        view_.dx = dx_.get(), view_.dy = dy_.get(), view_.x0 = x0_.get(), view_.y0 = y0_.get();
+        view_.wx = wx_.get(), view_.wy = wy_.get();
+        // The uploads ran on the legacy stream; the twins' streams do not wait for it.
+        gpu::check(gpuStreamSynchronize(nullptr), "float scaler set-up");
+    }
+
+    // The tables on the device (for a kernel that scales several planes).
+    const float_filter::ScalerView& view() const { return view_; }
+
+    void scale(const float* src, float* dst, gpuStream_t stream) const
+    {
+        if (!view_.dst_w || !view_.dst_h) return;
+        scale_kernel<<<grid_of(view_.dst_w, view_.dst_h), kThreads, 0, stream>>>(view_, identity_, src, dst);
+        gpu::check_launch("float scale_kernel");
+    }
+
+private:
+    template <class T>
+    static std::vector<T> copy_of(const T* data, std::size_t count)
+    {
+        return data ? std::vector<T>(data, data + count) : std::vector<T>();
+    }
+
+    float_filter::ScalerView view_;
+    bool identity_ = true;
+    gpu::DeviceArray<int> x1_, x2_, y1_, y2_, x0_, y0_;
+    gpu::DeviceArray<float> dx_, dy_, wx_, wy_;
+};
+
+// ---------------------------------------------------------------- serial chains
+//
+// A CPU reduction that is a serial chain (a float sum from 0 in index order,
+// or another accumulating step) keeps its order on the device: the block's
+// threads stage kStage values at a time in shared memory (coalesced loads,
+// computed in parallel), and thread 0 runs the chain over them in order.
+// One block per chain set (e.g. per row) runs side by side with the others.
+
+inline constexpr unsigned kStage = 256;  // the block size of serial_chains()
+
+// For i in [0, n) in order: acc[k] = step(acc[k], value k of i), where
+// load(i, values) writes value k of i to values[k]. Every thread of a
+// kStage-thread block calls it; acc is valid in thread 0.
+template <unsigned kChains, class Value, class Acc, class Load, class Step>
+__device__ void serial_chains(int n, Acc (&acc)[kChains], Load load, Step step)
+{
+    __shared__ Value stage[kChains][kStage];
+    for (int base = 0; base < n; base += static_cast<int>(kStage)) {
+        const int i = base + static_cast<int>(threadIdx.x);
+        if (i < n) {
+            Value values[kChains];
+            load(i, values);
+            for (unsigned k = 0; k < kChains; ++k) stage[k][threadIdx.x] = values[k];
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            const int count = n - base < static_cast<int>(kStage) ? n - base : static_cast<int>(kStage);
+            for (int j = 0; j < count; ++j)
+                for (unsigned k = 0; k < kChains; ++k) acc[k] = step(acc[k], stage[k][j]);
+        }
+        __syncthreads();
+    }
+}
+
+// The plain float sum: acc + value.
+struct FloatAdd {
+    __device__ float operator()(float acc, float value) const { return acc + value; }
+};
+
+// kChains float sums from 0 in index order.
+template <unsigned kChains, class Load>
+__device__ void ordered_sums(int n, float (&sums)[kChains], Load load)
+{
+    for (unsigned k = 0; k < kChains; ++k) sums[k] = 0.0f;
+    serial_chains<kChains, float>(n, sums, load, FloatAdd{});
+}
+
+// ---------------------------------------------------------------- exact sums
+//
+// float_psnr's and float_moment's double chains, order-free where they are
+// exact (features/common/float_exact_sum.h says why): the device adds the
+// terms as integers of 2^-16, and where a total reaches 2^37 (only 16-bit
+// pictures above 1920x1080 with large values can) one thread runs the CPU's
+// chain instead: the same double either way.
+
+using float_exact_sum::grid_units;
+
+// Sums kCount per-sample terms over a w x h picture into `units` (one block
+// per row). terms(y, x, out) writes the kCount float terms of sample (y, x).
+template <unsigned kCount, class Terms>
+__global__ void __launch_bounds__(kThreads) grid_sum_kernel(Terms terms, int w, unsigned long long* units)
+{
+    const int y = static_cast<int>(blockIdx.x);
+    unsigned long long partial[kCount] = {};
+    for (int x = static_cast<int>(threadIdx.x); x < w; x += kThreads) {
+        float t[kCount];
+        terms(y, x, t);
+        for (unsigned k = 0; k < kCount; ++k) partial[k] += grid_units(t[k]);
+    }
+    __shared__ gpu::BlockSumScratch<kThreads, kCount> scratch;
+    gpu::block_sum<kThreads>(partial, scratch);
+    if (threadIdx.x == 0)
+        for (unsigned k = 0; k < kCount; ++k)
+            if (partial[k]) atomicAdd(&units[k], partial[k]);
+}
+
+// The totals as the CPU's chains give them: exact where below 2^37, else
+// serial(out) runs the CPU's chains (one thread) and writes every total.
+template <unsigned kCount, class Serial>
+__global__ void grid_sum_finish_kernel(const unsigned long long* units, Serial serial, double* out)
+{
+    bool exact = true;
+    for (unsigned k = 0; k < kCount; ++k) exact = exact && units[k] < float_exact_sum::kExactLimit;
+    if (exact) {
+        for (unsigned k = 0; k < kCount; ++k) out[k] = float_exact_sum::from_grid_units(units[k]);
+        return;
+    }
+    serial(out);
+}
+
+// Both stages: out[k] (doubles) as the CPU's chains give them; `units`
+// (kCount zeroed uint64 in device memory) holds the integer totals.
+template <unsigned kCount, class Terms, class Serial>
+void exact_sums(Terms terms, Serial serial, int w, int h, unsigned long long* units, double* out, gpuStream_t stream)
+{
+    if (w && h) {
+        grid_sum_kernel<kCount><<<h, kThreads, 0, stream>>>(terms, w, units);
+        gpu::check_launch("float grid_sum_kernel");
+    }
+    grid_sum_finish_kernel<kCount><<<1, 1, 0, stream>>>(units, serial, out);
+    gpu::check_launch("float grid_sum_finish_kernel");
+}
+
+}  // namespace
+
+}  // namespace twinvmaf::float_gpu
