@@ -26,6 +26,10 @@ namespace speed {
 std::unique_ptr<gpu::DeviceTwin> make_chroma_twin(const OptionValues& options, const VideoFormat& format);
 std::unique_ptr<gpu::DeviceTwin> make_temporal_twin(const OptionValues& options, const VideoFormat& format);
 }
+namespace ssim {
+std::unique_ptr<gpu::DeviceTwin> make_ssim_twin(const OptionValues& options, const VideoFormat& format);
+std::unique_ptr<gpu::DeviceTwin> make_ms_ssim_twin(const OptionValues& options, const VideoFormat& format);
+}
 
 namespace gpu {
 
@@ -50,6 +54,8 @@ const std::map<std::string, Twin>& twins()
         {"cambi", {cambi::make_twin, cambi::twin_refusal}},
         {"speed_chroma", {speed::make_chroma_twin}},
         {"speed_temporal", {speed::make_temporal_twin}},
+        {"float_ssim", {ssim::make_ssim_twin}},
+        {"float_ms_ssim", {ssim::make_ms_ssim_twin}},
     };
     return registry;
 }

@@ -166,6 +166,18 @@ std::vector<TwinCase> twin_cases()
         {"speed_temporal", {}},
         {"speed_temporal", {{"speed_use_ref_diff", "true"}}},
         {"speed_temporal", {{"speed_prescale", "0.5"}, {"speed_prescale_method", "bilinear"}}},
+        // float_ssim and float_ms_ssim: dB, clipped dB, the l/c/s outputs;
+        // float_ssim's decimation (automatic, none, explicit).
+        {"float_ssim", {}},
+        {"float_ssim", {{"enable_db", "true"}}},
+        {"float_ssim", {{"enable_db", "true"}, {"clip_db", "true"}}},
+        {"float_ssim", {{"enable_lcs", "true"}}},
+        {"float_ssim", {{"scale", "1"}, {"enable_lcs", "true"}}},
+        {"float_ssim", {{"scale", "3"}, {"enable_db", "true"}, {"clip_db", "true"}}},
+        {"float_ms_ssim", {}},
+        {"float_ms_ssim", {{"enable_db", "true"}}},
+        {"float_ms_ssim", {{"enable_db", "true"}, {"clip_db", "true"}}},
+        {"float_ms_ssim", {{"enable_lcs", "true"}}},
     };
 }
 
@@ -311,6 +323,8 @@ TEST(GpuTwins, V1FeaturesTogetherOneReadbackPerFrame)
         {"speed_temporal", {}},
         {"adm", {{"adm_csf_mode", "2"}, {"adm_dlm_weight", "0.7"}, {"adm_min_val", "0.5"}, {"adm_noise_weight", "0.02"}}},
         {"motion", {{"motion_max_val", "18"}}},
+        {"float_ssim", {{"enable_lcs", "true"}}},
+        {"float_ms_ssim", {{"enable_lcs", "true"}}},
     };
     auto run = [&](Backend backend) {
         std::vector<std::unique_ptr<FeatureExtractor>> extractors;
