@@ -77,6 +77,7 @@ CASES = [
     ("float_ms_ssim=enable_db=true", "float_ms_ssim enable_db"),
     ("float_ms_ssim=enable_db=true:clip_db=true", "float_ms_ssim enable_db+clip_db"),
     ("float_ms_ssim=enable_lcs=true", "float_ms_ssim enable_lcs"),
+    ("psnr_hvs", "psnr_hvs (4:2:0, 4:2:2, 4:4:4 fixtures)"),
     ("model:vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_3d0h (model)"),
     ("model:vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_5d0h (model)"),
     ("model:vmaf_v1.0.16_1d5h_2160", "vmaf_v1.0.16_1d5h_2160"),

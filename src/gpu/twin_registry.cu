@@ -30,6 +30,9 @@ namespace ssim {
 std::unique_ptr<gpu::DeviceTwin> make_ssim_twin(const OptionValues& options, const VideoFormat& format);
 std::unique_ptr<gpu::DeviceTwin> make_ms_ssim_twin(const OptionValues& options, const VideoFormat& format);
 }
+namespace psnr_hvs {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
 
 namespace gpu {
 
@@ -56,6 +59,7 @@ const std::map<std::string, Twin>& twins()
         {"speed_temporal", {speed::make_temporal_twin}},
         {"float_ssim", {ssim::make_ssim_twin}},
         {"float_ms_ssim", {ssim::make_ms_ssim_twin}},
+        {"psnr_hvs", {psnr_hvs::make_twin}},
     };
     return registry;
 }

@@ -178,6 +178,8 @@ std::vector<TwinCase> twin_cases()
         {"float_ms_ssim", {{"enable_db", "true"}}},
         {"float_ms_ssim", {{"enable_db", "true"}, {"clip_db", "true"}}},
         {"float_ms_ssim", {{"enable_lcs", "true"}}},
+        // psnr_hvs has no options: every fixture's chroma format and depth.
+        {"psnr_hvs", {}},
     };
 }
 
@@ -325,6 +327,7 @@ TEST(GpuTwins, V1FeaturesTogetherOneReadbackPerFrame)
         {"motion", {{"motion_max_val", "18"}}},
         {"float_ssim", {{"enable_lcs", "true"}}},
         {"float_ms_ssim", {{"enable_lcs", "true"}}},
+        {"psnr_hvs", {}},
     };
     auto run = [&](Backend backend) {
         std::vector<std::unique_ptr<FeatureExtractor>> extractors;
