@@ -66,8 +66,8 @@ __global__ void __launch_bounds__(kSumThreads) sums_kernel(SumJobs jobs)
     const int plane = static_cast<int>(blockIdx.x);
     __shared__ gpu::OrderedSumStage<float, kSumChunk> stage;
     float sum = 0;
-    gpu::ordered_sum<kSumThreads>(jobs.terms[plane], static_cast<std::size_t>(jobs.count[plane]), stage,
-                                  [&](float term) { sum += term; });
+    gpu::ordered_sum<kSumThreads, 1>(jobs.terms[plane], static_cast<std::size_t>(jobs.count[plane]), stage,
+                                     [&](float term, auto) { sum += term; });
     if (threadIdx.x == 0) jobs.errors[plane] = mean_plane_error(sum, jobs.count[plane], jobs.bitdepth);
 }
 

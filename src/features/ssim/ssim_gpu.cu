@@ -8,9 +8,10 @@
 //   2. terms_kernel: one thread per map position, the five vertical windows
 //      and lcs_terms (vertical_terms), into one LcsTerms per position;
 //   3. sums_kernel: one block per picture pair (float_ssim: 1, float_ms_ssim:
-//      one per scale, all five at once), whose thread 0 adds the terms in the
-//      CPU's order: ONE serial chain per sum over the map in row-major order
-//      (gpu/ordered_sum.h, SsimSums::add), then means().
+//      one per scale, all five at once) adds the terms in the CPU's order:
+//      ONE serial chain per sum over the map in row-major order, each of the
+//      four sums (sum_term<k>, as SsimSums::add) in its own thread
+//      (gpu/ordered_sum.h), then means().
 // Before that, the luma becomes floats (float_picture::sample_to_float, offset
 // 0) and is decimated as on the CPU: float_ssim's box of `scale` taps,
 // MS-SSIM's 9x9 low-pass pyramid (decimated_sample, mirrored borders; the
@@ -118,10 +119,23 @@ __global__ void __launch_bounds__(kSumThreads) sums_kernel(SumJobs jobs)
 {
     const SumJob job = jobs.job[blockIdx.x];
     __shared__ gpu::OrderedSumStage<LcsTerms, kSumChunk> stage;
-    SsimSums sums;
-    gpu::ordered_sum<kSumThreads>(job.terms, positions(job.map_width, job.map_height), stage,
-                                  [&](const LcsTerms& t) { sums.add(t); });
-    if (threadIdx.x == 0) *job.means = means(sums, job.map_width, job.map_height);
+    __shared__ double totals[kSums];
+    // Sum k of SsimSums in the first lane of group k: the same chain as
+    // SsimSums::add's, one thread each.
+    double chain = 0.0;
+    gpu::ordered_sum<kSumThreads, kSums>(job.terms, positions(job.map_width, job.map_height), stage,
+                                         [&](const LcsTerms& t, auto sum) { chain += sum_term<decltype(sum)::value>(t); });
+    if (threadIdx.x % gpu::kLaneGroup == 0 && threadIdx.x / gpu::kLaneGroup < kSums)
+        totals[threadIdx.x / gpu::kLaneGroup] = chain;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        SsimSums sums;
+        sums.ssim = totals[kSumSsim];
+        sums.l = totals[kSumL];
+        sums.c = totals[kSumC];
+        sums.s = totals[kSumS];
+        *job.means = means(sums, job.map_width, job.map_height);
+    }
 }
 
 // A packed float picture pair of one scale on the device.

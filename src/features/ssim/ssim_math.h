@@ -174,16 +174,28 @@ TV_HD LcsTerms vertical_terms(const Rows& row)
                       gaussian_window([&](int k) { return row(kRefDis, k); })});
 }
 
-// The running sums of _iqa_ssim: add() once per position, in row-major order.
+// The four sums of _iqa_ssim and what each adds for one position.
+enum SumIndex { kSumSsim, kSumL, kSumC, kSumS, kSums };
+template <int kSum>
+TV_HD double sum_term(const LcsTerms& t)
+{
+    if constexpr (kSum == kSumSsim) return t.l * t.c * t.s;
+    if constexpr (kSum == kSumL) return t.l;
+    if constexpr (kSum == kSumC) return t.c;
+    if constexpr (kSum == kSumS) return t.s;
+}
+
+// The running sums of _iqa_ssim: add() once per position, in row-major order
+// (four independent chains, which a twin may run in four threads).
 struct SsimSums {
     double ssim = 0.0, l = 0.0, c = 0.0, s = 0.0;
 
     TV_HD void add(const LcsTerms& t)
     {
-        ssim += t.l * t.c * t.s;
-        l += t.l;
-        c += t.c;
-        s += t.s;
+        ssim += sum_term<kSumSsim>(t);
+        l += sum_term<kSumL>(t);
+        c += sum_term<kSumC>(t);
+        s += sum_term<kSumS>(t);
     }
 };
 
