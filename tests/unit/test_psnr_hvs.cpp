@@ -127,6 +127,17 @@ TEST(PsnrHvs, BlocksStartEverySevenSamplesWhileEightFit)
     }
 }
 
+// block_count(), which both backends use, counts the starts of Netflix's loop
+// `for (y = 0; y < h - 7; y += 7)`.
+TEST(PsnrHvs, BlockCountIsNetflixsLoop)
+{
+    for (int n = 0; n <= 200; ++n) {
+        int starts = 0;
+        for (int y = 0; y < n - 7; y += kBlockStep) ++starts;
+        EXPECT_EQ(block_count(n), starts) << n;
+    }
+}
+
 // A plane under 8 samples in a direction has no block: 0 / 0, NaN (JSON
 // null), as Netflix; the blend is NaN too.
 TEST(PsnrHvs, PlanesWithoutABlockScoreNaN)
