@@ -152,6 +152,17 @@ TEST(PsnrHvs, PlanesWithoutABlockScoreNaN)
     EXPECT_TRUE(std::isnan(s.all));
 }
 
+// The NaN of a plane without a block has x86's bits on every backend (a
+// GPU's 0 / 0 has others, and the sign shows in the output's text).
+TEST(PsnrHvs, PlaneWithoutABlockHasTheHostsNaNBits)
+{
+    EXPECT_EQ(tv::bit_cast<std::uint32_t>(mean_plane_error(0.0f, 0, 8)), 0xFFC00000u);
+#if defined(__x86_64__) || defined(__i386__)
+    volatile float zero = 0.0f;
+    EXPECT_EQ(tv::bit_cast<std::uint32_t>(zero / zero), 0xFFC00000u) << "what the division gave before";
+#endif
+}
+
 TEST(PsnrHvs, RefusesMoreThanTwelveBits)
 {
     try {
