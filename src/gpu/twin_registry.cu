@@ -26,6 +26,13 @@ namespace speed {
 std::unique_ptr<gpu::DeviceTwin> make_chroma_twin(const OptionValues& options, const VideoFormat& format);
 std::unique_ptr<gpu::DeviceTwin> make_temporal_twin(const OptionValues& options, const VideoFormat& format);
 }
+namespace ssim {
+std::unique_ptr<gpu::DeviceTwin> make_ssim_twin(const OptionValues& options, const VideoFormat& format);
+std::unique_ptr<gpu::DeviceTwin> make_ms_ssim_twin(const OptionValues& options, const VideoFormat& format);
+}
+namespace psnr_hvs {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
 
 namespace float_psnr {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
@@ -76,6 +83,9 @@ const std::map<std::string, Twin>& twins()
         {"float_motion", {float_motion::make_twin}},
         {"float_vif", {float_vif::make_twin}},
         {"float_adm", {float_adm::make_twin, float_adm::twin_refusal}},
+        {"float_ssim", {ssim::make_ssim_twin}},
+        {"float_ms_ssim", {ssim::make_ms_ssim_twin}},
+        {"psnr_hvs", {psnr_hvs::make_twin}},
     };
     return registry;
 }

@@ -196,6 +196,20 @@ std::vector<TwinCase> twin_cases()
         {"float_adm", {{"debug", "true"}, {"adm_csf_scale", "1.5"}, {"adm_csf_diag_scale", "0.7"}}},
         {"float_adm", {{"adm_skip_scale0", "true"}, {"adm_skip_aim_scale", "1"}}},
         {"float_adm", {{"adm_bypass_cm", "1"}, {"adm_f1s0", "0.5"}, {"adm_f2s3", "2"}}},
+        // float_ssim and float_ms_ssim: dB, clipped dB, the l/c/s outputs;
+        // float_ssim's decimation (automatic, none, explicit).
+        {"float_ssim", {}},
+        {"float_ssim", {{"enable_db", "true"}}},
+        {"float_ssim", {{"enable_db", "true"}, {"clip_db", "true"}}},
+        {"float_ssim", {{"enable_lcs", "true"}}},
+        {"float_ssim", {{"scale", "1"}, {"enable_lcs", "true"}}},
+        {"float_ssim", {{"scale", "3"}, {"enable_db", "true"}, {"clip_db", "true"}}},
+        {"float_ms_ssim", {}},
+        {"float_ms_ssim", {{"enable_db", "true"}}},
+        {"float_ms_ssim", {{"enable_db", "true"}, {"clip_db", "true"}}},
+        {"float_ms_ssim", {{"enable_lcs", "true"}}},
+        // psnr_hvs has no options: every fixture's chroma format and depth.
+        {"psnr_hvs", {}},
     };
 }
 
@@ -417,6 +431,9 @@ std::vector<TwinCase> v1_features()
         {"speed_temporal", {}},
         {"adm", {{"adm_csf_mode", "2"}, {"adm_dlm_weight", "0.7"}, {"adm_min_val", "0.5"}, {"adm_noise_weight", "0.02"}}},
         {"motion", {{"motion_max_val", "18"}}},
+        {"float_ssim", {{"enable_lcs", "true"}}},
+        {"float_ms_ssim", {{"enable_lcs", "true"}}},
+        {"psnr_hvs", {}},
     };
 }
 

@@ -127,6 +127,17 @@ TEST(PsnrHvs, BlocksStartEverySevenSamplesWhileEightFit)
     }
 }
 
+// block_count(), which both backends use, counts the starts of Netflix's loop
+// `for (y = 0; y < h - 7; y += 7)`.
+TEST(PsnrHvs, BlockCountIsNetflixsLoop)
+{
+    for (int n = 0; n <= 200; ++n) {
+        int starts = 0;
+        for (int y = 0; y < n - 7; y += kBlockStep) ++starts;
+        EXPECT_EQ(block_count(n), starts) << n;
+    }
+}
+
 // A plane under 8 samples in a direction has no block: 0 / 0, NaN (JSON
 // null), as Netflix; the blend is NaN too.
 TEST(PsnrHvs, PlanesWithoutABlockScoreNaN)
@@ -139,6 +150,17 @@ TEST(PsnrHvs, PlanesWithoutABlockScoreNaN)
     EXPECT_TRUE(std::isnan(s.cb));
     EXPECT_TRUE(std::isnan(s.cr));
     EXPECT_TRUE(std::isnan(s.all));
+}
+
+// The NaN of a plane without a block has x86's bits on every backend (a
+// GPU's 0 / 0 has others, and the sign shows in the output's text).
+TEST(PsnrHvs, PlaneWithoutABlockHasTheHostsNaNBits)
+{
+    EXPECT_EQ(tv::bit_cast<std::uint32_t>(mean_plane_error(0.0f, 0, 8)), 0xFFC00000u);
+#if defined(__x86_64__) || defined(__i386__)
+    volatile float zero = 0.0f;
+    EXPECT_EQ(tv::bit_cast<std::uint32_t>(zero / zero), 0xFFC00000u) << "what the division gave before";
+#endif
 }
 
 TEST(PsnrHvs, RefusesMoreThanTwelveBits)

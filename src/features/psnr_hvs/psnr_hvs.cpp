@@ -14,14 +14,19 @@ double to_db(double score) { return 10 * (-1 * libm::log10(1.0 * score)); }
 
 }  // namespace
 
-PsnrHvsExtractor::PsnrHvsExtractor()
+PlaneTables plane_tables(int plane)
 {
     const float (*csf[3])[kBlockSize] = {kCsfY, kCsfCb, kCsfCr};
-    for (int p = 0; p < 3; ++p) {
-        tables_[p].csf = csf[p];
-        for (int i = 0; i < kBlockSize; ++i)
-            for (int j = 0; j < kBlockSize; ++j) tables_[p].mask[i][j] = masking_weight(csf[p][i][j]);
-    }
+    PlaneTables tables;
+    tables.csf = csf[plane];
+    for (int i = 0; i < kBlockSize; ++i)
+        for (int j = 0; j < kBlockSize; ++j) tables.mask[i][j] = masking_weight(csf[plane][i][j]);
+    return tables;
+}
+
+PsnrHvsExtractor::PsnrHvsExtractor()
+{
+    for (int p = 0; p < 3; ++p) tables_[p] = plane_tables(p);
 }
 
 void PsnrHvsExtractor::init(const VideoFormat& format)

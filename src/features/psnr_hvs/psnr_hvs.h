@@ -25,6 +25,9 @@ struct PlaneTables {
     float mask[kBlockSize][kBlockSize];
 };
 
+// Plane p's tables (Y, Cb, Cr), the masks from masking_weight().
+PlaneTables plane_tables(int plane);
+
 // Backend-independent part: the refusal, the names, errors -> scores.
 class PsnrHvsExtractor : public FeatureExtractor {
 public:

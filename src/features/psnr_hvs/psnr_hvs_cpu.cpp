@@ -19,19 +19,17 @@ float plane_error(const PlaneView& ref, const PlaneView& dis, unsigned bitdepth,
     float sum = 0;
     int terms_added = 0;
     float terms[kCoefficients];
-    for (int y = 0; y < height - 7; y += kBlockStep) {
-        for (int x = 0; x < width - 7; x += kBlockStep) {
+    for (int by = 0; by < block_count(height); ++by) {
+        const int y = by * kBlockStep;
+        for (int bx = 0; bx < block_count(width); ++bx) {
+            const int x = bx * kBlockStep;
             block_terms(ref.row<Sample>(y) + x, ref_stride, dis.row<Sample>(y) + x, dis_stride, tables.csf,
                         tables.mask, terms);
             for (const float term : terms) sum += term;
             terms_added += kCoefficients;
         }
     }
-    // No block (a side under 8): 0 / 0 = NaN, as Netflix.
-    sum /= terms_added;
-    const std::int32_t peak = (1 << bitdepth) - 1;
-    sum /= peak * peak;
-    return sum;
+    return mean_plane_error(sum, terms_added, bitdepth);
 }
 
 }  // namespace

@@ -245,4 +245,24 @@ TV_HD void block_terms(const Sample* ref, std::ptrdiff_t ref_stride, const Sampl
     }
 }
 
+// --- One plane -------------------------------------------------------------
+
+// Blocks along a side of n samples: at 0, 7, 14, ... while 8 samples fit
+// (Netflix's `x < w - 7`); none under 8.
+TV_HD int block_count(int n) { return n < kBlockSize ? 0 : (n - kBlockSize) / kBlockStep + 1; }
+
+// The plane's value from the float sum of its block terms: / (number of
+// terms) and / peak^2, in float. No block: 0 / 0, NaN as Netflix, with the
+// bits x86 gives it (its default NaN, 0xFFC00000), which the host's
+// collect() then turns into the output's NaN; a GPU's 0 / 0 has other bits
+// (0x7FFFFFFF), so the value is written out rather than divided.
+TV_HD float mean_plane_error(float sum, int terms_added, unsigned bitdepth)
+{
+    if (terms_added == 0) return tv::bit_cast<float>(0xFFC00000u);
+    sum /= terms_added;
+    const std::int32_t peak = (1 << bitdepth) - 1;
+    sum /= peak * peak;
+    return sum;
+}
+
 }  // namespace twinvmaf::psnr_hvs

@@ -120,7 +120,7 @@ void FloatSsimExtractor::init(const VideoFormat& format)
 {
     set_format(format);
     factor_ = decimation_factor(settings_.scale, format.width, format.height);
-    box_weight_ = 1.0f / static_cast<float>(factor_ * factor_);
+    box_weight_ = box_weight(factor_);
     const int w = static_cast<int>(format.width), h = static_cast<int>(format.height);
     const int map_w = factor_ > 1 ? decimated_size(w, factor_) : w;
     const int map_h = factor_ > 1 ? decimated_size(h, factor_) : h;

@@ -48,6 +48,8 @@ struct Settings {
 // float_ssim's decimation factor for a w x h picture: `scale`, or for 0
 // max(1, round(min(w, h) / 256)) with IQA's _round.
 int decimation_factor(int scale, unsigned width, unsigned height);
+// The box's tap weight for that factor: 1 / factor^2 in float, as Netflix.
+inline float box_weight(int factor) { return 1.0f / static_cast<float>(factor * factor); }
 
 // The cap of enable_db's values: ceil(10 log10(peak^2 / mse)) for
 // mse = 0.5 / (w h) with clip_db, else infinity.

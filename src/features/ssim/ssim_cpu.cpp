@@ -8,6 +8,7 @@
 // added in Netflix's order (one serial chain per sum over the map, row-major),
 // so the results are Netflix's bits with far less memory.
 #include <cstddef>
+#include <type_traits>
 
 #include "core/cpu_dispatch.h"
 #include "features/common/float_picture.h"
@@ -17,8 +18,7 @@ namespace twinvmaf::ssim {
 
 namespace {
 
-// The five filtered maps, in LocalMoments' order.
-enum Map { kMuRef, kMuDis, kRefSq, kDisSq, kRefDis, kMaps };
+constexpr int kMaps = kMomentMaps;
 
 // One map row of Gaussian windows: out[x] = window over sample(x, k).
 template <class Sample>
@@ -30,11 +30,16 @@ void window_row(int map_width, float* __restrict out, const Sample& sample)
 // Horizontal pass of one picture row: map_width outputs per map.
 void horizontal_row(const float* __restrict ref, const float* __restrict dis, int map_width, float* const* out)
 {
-    window_row(map_width, out[kMuRef], [ref](int x, int k) { return ref[x + k]; });
-    window_row(map_width, out[kMuDis], [dis](int x, int k) { return dis[x + k]; });
-    window_row(map_width, out[kRefSq], [ref](int x, int k) { return ref[x + k] * ref[x + k]; });
-    window_row(map_width, out[kDisSq], [dis](int x, int k) { return dis[x + k] * dis[x + k]; });
-    window_row(map_width, out[kRefDis], [ref, dis](int x, int k) { return ref[x + k] * dis[x + k]; });
+    auto map_row = [&](auto map) {
+        constexpr int kMap = decltype(map)::value;
+        float* __restrict o = out[kMap];
+        for (int x = 0; x < map_width; ++x) o[x] = horizontal_window<kMap>(ref, dis, x);
+    };
+    map_row(std::integral_constant<int, kMuRef>{});
+    map_row(std::integral_constant<int, kMuDis>{});
+    map_row(std::integral_constant<int, kRefSq>{});
+    map_row(std::integral_constant<int, kDisSq>{});
+    map_row(std::integral_constant<int, kRefDis>{});
 }
 
 // Vertical pass of one map row from the kWindow horizontally filtered rows
@@ -121,8 +126,7 @@ TV_CPU_CLONES void decimate_box_clone(const float* in, int width, int height, in
 
 TV_CPU_CLONES void decimate_low_pass_clone(const float* in, int width, int height, std::vector<float>& out)
 {
-    static constexpr LowPassKernel kKernel = low_pass_kernel();
-    decimate(in, width, height, 2, kLowPassSize, [](int k) { return kKernel.weight[k]; }, out);
+    decimate(in, width, height, 2, kLowPassSize, [](int k) { return low_pass_weight(k); }, out);
 }
 
 // The luma as packed floats, offset 0 (features/common/float_picture.h).

@@ -81,6 +81,13 @@ TV_HD constexpr LowPassKernel low_pass_kernel()
     }};
 }
 
+// Weight k (row-major) of the low-pass, from constant data on the device.
+TV_HD float low_pass_weight(int k)
+{
+    static constexpr LowPassKernel kKernel = low_pass_kernel();
+    return kKernel.weight[k];
+}
+
 // (K * L)^2 in float, as _iqa_ssim computes C1 and C2 (L = 255).
 TV_HD constexpr float stabilizer(float k)
 {
@@ -101,6 +108,28 @@ TV_HD float gaussian_window(const Sample& sample)
     SSIM_UNROLL_TAPS
     for (int k = 0; k < kWindow; ++k) sum += static_cast<double>(sample(k) * kTaps.tap[k]);
     return static_cast<float>(sum);
+}
+
+// The five filtered maps, in LocalMoments' order.
+enum MomentMap { kMuRef, kMuDis, kRefSq, kDisSq, kRefDis, kMomentMaps };
+
+// Sample i of map kMap before filtering: ref, dis, ref^2, dis^2 or ref*dis
+// (float products, as _iqa_ssim forms them).
+template <int kMap>
+TV_HD float moment_sample(const float* ref, const float* dis, int i)
+{
+    if constexpr (kMap == kMuRef) return ref[i];
+    if constexpr (kMap == kMuDis) return dis[i];
+    if constexpr (kMap == kRefSq) return ref[i] * ref[i];
+    if constexpr (kMap == kDisSq) return dis[i] * dis[i];
+    if constexpr (kMap == kRefDis) return ref[i] * dis[i];
+}
+
+// The horizontal pass of map kMap at map column x of one picture row.
+template <int kMap>
+TV_HD float horizontal_window(const float* ref_row, const float* dis_row, int x)
+{
+    return gaussian_window([&](int k) { return moment_sample<kMap>(ref_row, dis_row, x + k); });
 }
 
 // The five filtered maps at one position.
@@ -132,16 +161,41 @@ TV_HD LcsTerms lcs_terms(const LocalMoments& m)
     return t;
 }
 
-// The running sums of _iqa_ssim: add() once per position, in row-major order.
+// The terms at one map position from the horizontally filtered maps:
+// row(map, k) is row k (0..10, top to bottom) under the window of map `map`,
+// read at the position's column. The vertical pass, then lcs_terms.
+template <class Rows>
+TV_HD LcsTerms vertical_terms(const Rows& row)
+{
+    return lcs_terms({gaussian_window([&](int k) { return row(kMuRef, k); }),
+                      gaussian_window([&](int k) { return row(kMuDis, k); }),
+                      gaussian_window([&](int k) { return row(kRefSq, k); }),
+                      gaussian_window([&](int k) { return row(kDisSq, k); }),
+                      gaussian_window([&](int k) { return row(kRefDis, k); })});
+}
+
+// The four sums of _iqa_ssim and what each adds for one position.
+enum SumIndex { kSumSsim, kSumL, kSumC, kSumS, kSums };
+template <int kSum>
+TV_HD double sum_term(const LcsTerms& t)
+{
+    if constexpr (kSum == kSumSsim) return t.l * t.c * t.s;
+    if constexpr (kSum == kSumL) return t.l;
+    if constexpr (kSum == kSumC) return t.c;
+    if constexpr (kSum == kSumS) return t.s;
+}
+
+// The running sums of _iqa_ssim: add() once per position, in row-major order
+// (four independent chains, which a twin may run in four threads).
 struct SsimSums {
     double ssim = 0.0, l = 0.0, c = 0.0, s = 0.0;
 
     TV_HD void add(const LcsTerms& t)
     {
-        ssim += t.l * t.c * t.s;
-        l += t.l;
-        c += t.c;
-        s += t.s;
+        ssim += sum_term<kSumSsim>(t);
+        l += sum_term<kSumL>(t);
+        c += sum_term<kSumC>(t);
+        s += sum_term<kSumS>(t);
     }
 };
 
