@@ -5,7 +5,7 @@
 // Two kernels: one thread per luma position writes its float dE00 to a
 // device buffer; then a single thread adds them to a double in raster order,
 // the CPU reference's one serial chain (ciede_cpu.cpp), so the sum is the
-// same double. That chain is inherently sequential: it is the twin's
+// same double (the rest of its block stages the values into shared memory). That chain is inherently sequential: it is the twin's
 // bottleneck at large sizes (docs/compat.md, "ciede on the GPU"). The log10
 // of the mean is taken on the host in the shared collect().
 #include "features/ciede/ciede.h"
@@ -50,21 +50,38 @@ __global__ void delta_e_kernel(DeviceLuma ref_luma, ChromaPlanes ref_chroma, Dev
 }
 
 // The CPU's reduction: one serial chain of double additions of the float
-// values in raster order, from 0. One thread; loads run ahead of the adds.
+// values in raster order, from 0, by thread 0. The other warps of the block
+// stage the next chunk of values into shared memory meanwhile (double
+// buffered), so the chain waits on shared, not global, memory.
+constexpr unsigned kSumThreads = 512;
+constexpr unsigned kChunk = 4096;
+
 __global__ void serial_sum_kernel(const float* delta_e, std::size_t count, double* sum)
 {
+    __shared__ float staged[2][kChunk];
+    const std::size_t chunks = (count + kChunk - 1) / kChunk;
+    auto stage = [&](std::size_t chunk, unsigned first_thread) {
+        const std::size_t base = chunk * kChunk;
+        const std::size_t n = count - base < kChunk ? count - base : kChunk;
+        for (std::size_t i = threadIdx.x - first_thread; i < n; i += kSumThreads - first_thread)
+            staged[chunk & 1][i] = delta_e[base + i];
+    };
+    if (chunks) stage(0, 0);
+    __syncthreads();
     double s = 0.;
-    std::size_t i = 0;
-    constexpr unsigned kAhead = 8;
-    for (; i + kAhead <= count; i += kAhead) {
-        float v[kAhead];
-#pragma unroll
-        for (unsigned k = 0; k < kAhead; ++k) v[k] = delta_e[i + k];
-#pragma unroll
-        for (unsigned k = 0; k < kAhead; ++k) s += v[k];
+    for (std::size_t c = 0; c < chunks; ++c) {
+        if (threadIdx.x >= 32) {
+            if (c + 1 < chunks) stage(c + 1, 32);
+        } else if (threadIdx.x == 0) {
+            const std::size_t base = c * kChunk;
+            const unsigned n = static_cast<unsigned>(count - base < kChunk ? count - base : kChunk);
+            const float* values = staged[c & 1];
+#pragma unroll 16
+            for (unsigned i = 0; i < n; ++i) s += values[i];
+        }
+        __syncthreads();
     }
-    for (; i < count; ++i) s += delta_e[i];
-    *sum = s;
+    if (threadIdx.x == 0) *sum = s;
 }
 
 ChromaPlanes device_chroma(const gpu::DeviceFrame& frame, bool reference)
@@ -101,7 +118,7 @@ public:
                                                       DeviceLuma{dis.data, dis.stride}, device_chroma(frame, false),
                                                       ref.width, frame.format.bitdepth, delta_e_.get());
         gpu::check_launch("ciede delta_e_kernel");
-        serial_sum_kernel<<<1, 1, 0, stream>>>(delta_e_.get(), pixels_, static_cast<double*>(device_result));
+        serial_sum_kernel<<<1, kSumThreads, 0, stream>>>(delta_e_.get(), pixels_, static_cast<double*>(device_result));
         gpu::check_launch("ciede serial_sum_kernel");
     }
 
