@@ -8,8 +8,8 @@
 // are accurate to about 0.5 ulp but not correctly rounded (its powf(c, 7)
 // differs from the correct rounding on about 0.07 % of float arguments, its
 // pow(c, 7) on 0.08 %), and a device's libm is a third set of bits. The one
-// user, ciede, matches Netflix's glibc-computed goldens within the bound
-// docs/compat.md states ("ciede and correctly rounded libm"). Nothing here
+// user, ciede, still equals Netflix's glibc-computed goldens exactly
+// (docs/compat.md, "ciede and correctly rounded libm"). Nothing here
 // may be replaced by a "faster" formula: a different rounding is a
 // different score.
 //
