@@ -115,5 +115,17 @@ def table(name, count, values, what):
 o.write("// Tables local to host/device functions: GPU code cannot read a\n")
 o.write("// namespace-scope constexpr array, but reads these from constant data.\n\n")
 table("exp2_point", 64, [(Decimal(j) / 64 * LN2).exp() for j in range(64)], "2^(j/64), j = 0 .. 63.")
+# pow's fast phase: for the bucket i of the top 7 fraction bits, the double
+# nearest 1/c (c the bucket's centre 1 + (i + 1/2)/128) and -log2 of that
+# double, exactly; 2^(j/128).
+inv_centres = [float(1 / (1 + Fraction(2 * i + 1, 256))) for i in range(128)]
+o.write("// 1/c_i rounded to double, c_i = 1 + (i + 1/2)/128, i = 0 .. 127.\n")
+o.write("TV_HD double pow_inv_centre(int i)\n{\n    static constexpr double kTable[128] = {\n")
+for i, v in enumerate(inv_centres):
+    o.write(f"        {v.hex()},  // i={i}\n")
+o.write("    };\n    return kTable[i];\n}\n\n")
+table("pow_log2_of_centre", 128, [-(Decimal(Fraction(v).numerator) / Decimal(Fraction(v).denominator)).ln() / LN2
+                                   for v in inv_centres], "-log2 of pow_inv_centre(i), i = 0 .. 127.")
+table("exp2_fine_point", 128, [(Decimal(j) / 128 * LN2).exp() for j in range(128)], "2^(j/128), j = 0 .. 127.")
 table("atan_point", 65, [atan(Decimal(i) / 64) for i in range(65)], "atan(i/64), i = 0 .. 64.")
 o.write("}  // namespace tv::cr_libm_detail\n")

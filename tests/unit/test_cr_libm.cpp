@@ -5,6 +5,7 @@
 // not asserted: glibc is not correctly rounded).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -173,6 +174,34 @@ TEST(CrLibm, PowEqualsBinary128)
         "pow", args, [](double x, double y) { return tv::pow_correctly_rounded(x, y); },
         [](double x, double y) { return powq(x, y); }, [](double x, double y) { return std::pow(x, y); },
         [](double x, double y) { return tv::pow_rounding_is_certain(x, y); });
+}
+
+// pow's fast phase within the error its analysis states (cr_libm.h,
+// pow_fast_dd: 2^-66.5 |y| + 2^-68 + 2^-101.5 |h|), 8x under the bound its
+// rounding test uses; and how often it hands over to the full path.
+TEST(CrLibm, PowFastPhaseWithinItsAnalysis)
+{
+    Arguments g;
+    double worst = 0;
+    std::size_t handed_over = 0, count = 0;
+    for (int i = 0; i < kRandom / 2; ++i) {
+        const int kind = i % 3;
+        const double x = kind == 0 ? g.uniform(0.089, 3.0) : kind == 1 ? g.uniform(0.0088, 5.0) : g.scaled(-230, 230, false);
+        const double y = kind == 0 ? 2.4 : kind == 1 ? 1.0 / 3.0 : g.uniform(-4, 4);
+        double h;
+        const tv::dd::DD fast = tv::cr_libm_detail::pow_fast_dd(x, y, h);
+        if (!(h <= 950.0)) continue;
+        ++count;
+        const __float128 exact = powq(x, y);
+        const double rel = static_cast<double>(fabsq((static_cast<__float128>(fast.hi) + fast.lo - exact) / exact));
+        const double analysis = std::ldexp(std::fabs(y), -66) * M_SQRT1_2 + 0x1p-68 + std::ldexp(h, -101) * M_SQRT1_2;
+        worst = std::max(worst, rel / analysis);
+        if (tv::dd::rounding_is_ambiguous(fast, tv::cr_libm_detail::kPowFastBound * (1.0 + std::fabs(y)) + 0x1p-98 * h))
+            ++handed_over;
+    }
+    EXPECT_LT(worst, 1.0);
+    std::cout << "[ cr_libm ] pow fast phase: " << count << " arguments, worst error " << worst
+              << " of its analysis; " << handed_over << " handed to the full path\n";
 }
 
 TEST(CrLibm, ExpEqualsBinary128)
