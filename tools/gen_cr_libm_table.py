@@ -32,6 +32,23 @@ def atan(x):
     return 2 * atan_series(half)
 
 
+def sin_cos(x):
+    # Taylor series; |x| <= 1 here.
+    s, c, term, n = Decimal(0), Decimal(0), Decimal(1), 0
+    while abs(term) > EPS * EPS:
+        if n % 4 == 0:
+            c += term
+        elif n % 4 == 1:
+            s += term
+        elif n % 4 == 2:
+            c -= term
+        else:
+            s -= term
+        n += 1
+        term = term * x / n
+    return s, c
+
+
 PI = 16 * atan_series(Decimal(1) / 5) - 4 * atan_series(Decimal(1) / 239)
 LN2 = Decimal(2).ln()
 
@@ -127,5 +144,8 @@ o.write("    };\n    return kTable[i];\n}\n\n")
 table("pow_log2_of_centre", 128, [-(Decimal(Fraction(v).numerator) / Decimal(Fraction(v).denominator)).ln() / LN2
                                    for v in inv_centres], "-log2 of pow_inv_centre(i), i = 0 .. 127.")
 table("exp2_fine_point", 128, [(Decimal(j) / 128 * LN2).exp() for j in range(128)], "2^(j/128), j = 0 .. 127.")
+# sin and cos's fast phase: sin(i/64), cos(i/64).
+table("sin_point", 53, [sin_cos(Decimal(i) / 64)[0] for i in range(53)], "sin(i/64), i = 0 .. 52.")
+table("cos_point", 53, [sin_cos(Decimal(i) / 64)[1] for i in range(53)], "cos(i/64), i = 0 .. 52.")
 table("atan_point", 65, [atan(Decimal(i) / 64) for i in range(65)], "atan(i/64), i = 0 .. 64.")
 o.write("}  // namespace tv::cr_libm_detail\n")

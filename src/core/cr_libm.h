@@ -33,7 +33,8 @@
 //   12u^2 < kExp2Bound = 2^-100.
 // exp_correctly_rounded(x): |x| <= 665 (larger: +inf above 710, +0 below
 //   -746, NaN between). h = x / ln 2 as mul_d(1/ln 2, x): 4u^2 |h|, i.e.
-//   2.8u^2 |h| relative in the result; bound 2^-100 + 2^-103 |h|.
+//   2.8u^2 |h| relative in the result; bound 2^-100 + 2^-103 |h|. First
+//   pow's fast 2^h (exp2_fast, < 2^-68), tested with 2^-63 + 2^-98 |h|.
 // pow_correctly_rounded(x, y): x > 0 finite, y finite, |y log2 x| <= 1000
 //   (2^h overflowing gives +inf, underflowing below 2^-1075 gives +0; the
 //   rest of |h| > 960 is NaN, as is y infinite). Special cases as C99 for x = 0, 1,
@@ -53,7 +54,9 @@
 //   r^29 / r^30 (truncation < 2^-118), the terms from z^9 (z = r^2) on in
 //   double (weight < 2^-62). Error 18u^2 (sin), 16u^2 (cos) relative
 //   (cos r >= 0.7): < kTrigBound = 2^-100. |x| < 2^-27: sin x = x, cos x = 1
-//   (the Taylor remainder is below half an ulp of the result).
+//   (the Taylor remainder is below half an ulp of the result). A cheaper
+//   first phase (sin_cos_fast, tables of sin and cos at i/64, bound 2^-61)
+//   answers whenever its rounding test passes (about 99 % of arguments).
 // atan2_correctly_rounded(y, x): finite y, x, not both zero with magnitudes
 //   in {0} u [2^-400, 2^400] (every pair of floats is inside); zeros and
 //   signs as C99. t = min/max of |y|, |x| as a double-double quotient
@@ -62,7 +65,9 @@
 //   (truncation < 2^-128; terms from s^9 in double, weight < 2^-56).
 //   t's absolute error passes into s unamplified and atan(t) >= t pi/4,
 //   so about 40u^2 relative; pi/2 - a and pi - a add no cancellation
-//   (a <= pi/4, pi/2). Bound kAtanBound = 2^-99.
+//   (a <= pi/4, pi/2). Bound kAtanBound = 2^-99. A cheaper first phase
+//   (atan2_fast: no double-double division, bound 2^-64) answers whenever its
+//   rounding test passes.
 // pow_7(c), powf_7(c): c^7 for a float c (C's pow(c, 7) and powf(c, 7.0f)):
 //   the mantissa's 7th power (< 2^168) in 32-bit limbs, rounded once to 53
 //   or 24 bits (nearest even, with subnormal results and overflow as IEEE).
@@ -131,14 +136,26 @@ TV_HD double exp2_rounded(DD h, double h_rel_bound, bool& certain)
     return r.hi;
 }
 
-TV_HD double exp_impl(double x, bool& certain)
+
+// 2^h for |h.hi| <= 960: the fast phase's half of pow (see pow_fast_dd),
+// relative error < 2^-68 beyond h's own.
+TV_HD DD exp2_fast(DD h)
 {
-    certain = true;
-    if (x != x) return x;
-    if (x > 710.0) return infinity();
-    if (x < -746.0) return 0.0;
-    if (abs_of(x) > 665.0) return quiet_nan();
-    return exp2_rounded(dd::mul_d(DD{cr_log2_detail::kInvLn2Hi, cr_log2_detail::kInvLn2Lo}, x), 0x1p-103, certain);
+    const long long big_n = nearest_integer(h.hi * 128.0);
+    const double g = h.hi - static_cast<double>(big_n) * 0x1p-7;  // exact (Sterbenz, or N = 0)
+    const int j = static_cast<int>(big_n & 127);
+    const int n = static_cast<int>((big_n - j) / 128);
+    DD v = dd::two_prod(g, ln2().hi);
+    v.lo += g * ln2().lo + h.lo * ln2().hi;
+    const double vh = v.hi;
+    const double q = 0.5 + vh * (1.0 / 6 + vh * (1.0 / 24 + vh * (1.0 / 120 + vh * (1.0 / 720 + vh * (1.0 / 5040)))));
+    DD ex = dd::fast_two_sum(1.0, vh);
+    // exp(vh + vl) = (1 + vh + vh^2 q)(1 + vl + ...): |vl| reaches 2^-51.5
+    // (h.lo of an h near 950), so its product with vh (and vh^2 / 2) stays.
+    ex.lo += v.lo + (vh * vh) * q + v.lo * (vh * (1.0 + 0.5 * vh));
+    const DD rr = dd::mul(exp2_fine_point(j), ex);
+    const double scale = dd::pow2(n);
+    return {rr.hi * scale, rr.lo * scale};
 }
 
 // pow's fast phase (x > 0 finite, y finite): about 1.1 x 10^-20 relative
@@ -187,21 +204,20 @@ TV_HD DD pow_fast_dd(double x, double y, double& h_abs)
     const DD h = dd::mul_d(l, y);
     h_abs = abs_of(h.hi);
     if (!(h_abs <= 950.0)) return DD{0.0, 0.0};  // the caller takes the full path
-    const long long big_n = nearest_integer(h.hi * 128.0);
-    const double g = h.hi - static_cast<double>(big_n) * 0x1p-7;  // exact (Sterbenz, or N = 0)
-    const int j = static_cast<int>(big_n & 127);
-    const int n = static_cast<int>((big_n - j) / 128);
-    DD v = dd::two_prod(g, ln2().hi);
-    v.lo += g * ln2().lo + h.lo * ln2().hi;
-    const double vh = v.hi;
-    const double q = 0.5 + vh * (1.0 / 6 + vh * (1.0 / 24 + vh * (1.0 / 120 + vh * (1.0 / 720 + vh * (1.0 / 5040)))));
-    DD ex = dd::fast_two_sum(1.0, vh);
-    // exp(vh + vl) = (1 + vh + vh^2 q)(1 + vl + ...): |vl| reaches 2^-51.5
-    // (h.lo of an h near 950), so its product with vh (and vh^2 / 2) stays.
-    ex.lo += v.lo + (vh * vh) * q + v.lo * (vh * (1.0 + 0.5 * vh));
-    const DD rr = dd::mul(exp2_fine_point(j), ex);
-    const double scale = dd::pow2(n);
-    return {rr.hi * scale, rr.lo * scale};
+    return exp2_fast(h);
+}
+
+TV_HD double exp_impl(double x, bool& certain)
+{
+    certain = true;
+    if (x != x) return x;
+    if (x > 710.0) return infinity();
+    if (x < -746.0) return 0.0;
+    if (abs_of(x) > 665.0) return quiet_nan();
+    const DD h = dd::mul_d(DD{cr_log2_detail::kInvLn2Hi, cr_log2_detail::kInvLn2Lo}, x);
+    const DD fast = exp2_fast(h);  // |h| < 960
+    if (!dd::rounding_is_ambiguous(fast, kPowFastBound + 0x1p-98 * abs_of(h.hi))) return fast.hi;
+    return exp2_rounded(dd::mul_d(DD{cr_log2_detail::kInvLn2Hi, cr_log2_detail::kInvLn2Lo}, x), 0x1p-103, certain);
 }
 
 TV_HD double pow_impl(double x, double y, bool& certain)
@@ -276,12 +292,68 @@ TV_HD DD cos_dd(DD r)
     return dd::add(DD{1.0, 0.0}, dd::mul(z, p));
 }
 
+// sin and cos's fast phase, |x| in [2^-27, 128]: the reduction without its
+// last chunk (r = rh + rl, error < 2^-70 |r|: the omitted k C3 < 2^-134 and
+// rl's rounding < 2^-133 against |r| >= 2^-62, or 2^-106 |r|), then
+// r = a + b with a = i/64 (sin a, cos a from tables, double-double),
+// |b| <= 2^-7: sin b - b and cos b - 1 by Taylor to b^9 / b^8 in double
+// (truncation < 2^-100; roundings < 2^-66 absolute, against results of at
+// least sin a or 0.7), rl's first-order terms kept (b rl reaches 2^-61).
+// sin(a + b) = sa + sa (cos b - 1) + ca sin b, cos(a + b) = ca + ca (cos b - 1)
+// - sa sin b, with sa b or ca b as exact products: relative error < 2^-64,
+// tested with kTrigFastBound = 2^-61.
+inline constexpr double kTrigFastBound = 0x1p-61;
+
+TV_HD DD sin_cos_fast(double x, bool cosine)
+{
+    const long long k = nearest_integer(x * 0x1.45f306dc9c883p-1);  // 2/pi
+    int quadrant = static_cast<int>(k & 3);
+    double rh = x, rl = 0.0;
+    if (k != 0) {
+        const double kd = static_cast<double>(k);
+        const DD r = dd::two_sum(x - kd * kHalfPiChunk0, -(kd * kHalfPiChunk1));  // exact
+        rh = r.hi;
+        rl = r.lo - kd * kHalfPiChunk2;
+    }
+    if (cosine) quadrant = (quadrant + 1) & 3;  // cos x = sin(x + pi/2)
+    const bool negative = rh < 0;
+    if (negative) {
+        rh = -rh;
+        rl = -rl;
+    }
+    const int i = static_cast<int>(rh * 64.0 + 0.5);
+    const double bh = rh - i * 0x1p-6;  // exact (Sterbenz, or i = 0)
+    const double z = bh * bh;
+    const double sin_tail = bh * z * (-inv_fact3().hi + z * (inv_fact5().hi + z * (-inv_fact7().hi + z * inv_fact9().hi)));
+    const double cos_tail = z * (-0.5 + z * (inv_fact4().hi + z * (-inv_fact6().hi + z * inv_fact8().hi))) - bh * rl;
+    const DD& sa = sin_point(i);
+    const DD& ca = cos_point(i);
+    DD v;
+    if (quadrant & 1) {  // cos r
+        DD t = dd::two_prod(sa.hi, bh);
+        t.lo += sa.lo * bh;
+        v = dd::add(ca, dd::neg(t));
+        v.lo += ca.hi * cos_tail - sa.hi * (rl + sin_tail);
+    } else {  // sin |r|
+        DD t = dd::two_prod(ca.hi, bh);
+        t.lo += ca.lo * bh;
+        v = dd::add(sa, t);
+        v.lo += sa.hi * cos_tail + ca.hi * (rl + sin_tail);
+    }
+    v = dd::fast_two_sum(v.hi, v.lo);
+    bool flip = (quadrant & 2) != 0;
+    if (!(quadrant & 1) && negative) flip = !flip;
+    return flip ? dd::neg(v) : v;
+}
+
 // sin (cosine = false) or cos of x.
 TV_HD double sin_cos_impl(double x, bool cosine, bool& certain)
 {
     certain = true;
     if (!(abs_of(x) <= 128.0)) return quiet_nan();  // NaN, infinities and the rest of the range
     if (abs_of(x) < 0x1p-27) return cosine ? 1.0 : x;
+    const DD fast = sin_cos_fast(x, cosine);
+    if (!dd::rounding_is_ambiguous(fast, kTrigFastBound)) return fast.hi;
     int quadrant;
     const DD r = reduce_half_pi(x, quadrant);
     if (cosine) quadrant = (quadrant + 1) & 3;  // cos x = sin(x + pi/2)
@@ -312,6 +384,46 @@ TV_HD DD atan_dd(DD t)
     return i == 0 ? a : dd::add(atan_point(i), a);
 }
 
+// atan2's fast phase, for ay, ax in [2^-400, 2^400]: atan of t = min/max
+// without double-double divisions. t = q + (num - q den)/den (the
+// remainder exact by two_prod and Sterbenz): 2^-104 relative. For c = i/64
+// nearest t, s = (t - c)/(1 + t c) as sh + sl, sh = (t - c)/d1 rounded and sl
+// from the exact remainder: error 2^-100 |s| plus t's, which passes into s
+// unamplified against atan(t) >= t pi/4. atan s = sh + sl + sh z P(z),
+// z = sh^2 < 2^-14, P to z^4 in double (truncation 2^-81, roundings 2^-75
+// absolute), and sl (1 - z). atan(c) from the table (2^-106), pi/2 - a and pi - a in double-
+// double: relative error < 2^-66, tested with kAtanFastBound = 2^-64.
+inline constexpr double kAtanFastBound = 0x1p-64;
+
+TV_HD DD atan2_fast(double ay, double ax, bool swapped, bool x_negative)
+{
+    const double num = swapped ? ax : ay, den = swapped ? ay : ax;
+    const double q = num / den;
+    const DD p = dd::two_prod(q, den);
+    const double tl = ((num - p.hi) - p.lo) / den;  // num - p.hi exact
+    const int i = static_cast<int>(q * 64.0 + 0.5);
+    double sh = q, sl = tl;
+    if (i != 0) {
+        const double c = i * 0x1p-6;
+        const double nh = q - c;  // exact (Sterbenz)
+        const DD tc = dd::two_prod(q, c);
+        DD d = dd::fast_two_sum(1.0, tc.hi);  // q c <= 1
+        d.lo += tc.lo + tl * c;
+        sh = nh / d.hi;
+        const DD sd = dd::two_prod(sh, d.hi);
+        sl = (((nh - sd.hi) - sd.lo) + tl - sh * d.lo) / d.hi;  // nh - sd.hi exact
+    }
+    const double z = sh * sh;
+    const double tail = sh * z * (-inv3().hi + z * (inv5().hi + z * (-inv7().hi + z * (1.0 / 9 + z * (-1.0 / 11)))));
+    // sl reaches 2^-58.8 (t's and d's low parts), so its first-order term
+    // in s^3/3 (-z sl, 2^-72.8) stays.
+    DD a = dd::fast_two_sum(sh, sl * (1.0 - z) + tail);
+    if (i != 0) a = dd::add(atan_point(i), a);
+    if (swapped) a = dd::add(half_pi(), dd::neg(a));
+    if (x_negative) a = dd::add(pi(), dd::neg(a));
+    return a;
+}
+
 TV_HD double atan2_impl(double y, double x, bool& certain)
 {
     certain = true;
@@ -324,6 +436,8 @@ TV_HD double atan2_impl(double y, double x, bool& certain)
     const double lo_bound = 0x1p-400, hi_bound = 0x1p400;
     if (ay < lo_bound || ay > hi_bound || ax < lo_bound || ax > hi_bound) return quiet_nan();
     const bool swapped = ay > ax;
+    const DD fast = atan2_fast(ay, ax, swapped, x_negative);
+    if (!dd::rounding_is_ambiguous(fast, kAtanFastBound)) return y_negative ? -fast.hi : fast.hi;
     const DD t = swapped ? dd::div(DD{ax, 0.0}, DD{ay, 0.0}) : dd::div(DD{ay, 0.0}, DD{ax, 0.0});
     DD a = atan_dd(t);
     if (swapped) a = dd::add(half_pi(), dd::neg(a));
@@ -341,6 +455,17 @@ struct Wide {
 
 TV_HD unsigned bit_at(const Wide& w, int i) { return (w.limb[i >> 5] >> (i & 31)) & 1u; }
 
+TV_HD std::uint64_t limb_or_zero(const Wide& w, int i) { return i < 6 ? w.limb[i] : 0u; }
+
+// Bits pos .. pos + 63 of w (0 above its top), pos >= 0.
+TV_HD std::uint64_t window64(const Wide& w, int pos)
+{
+    const int i = pos >> 5, shift = pos & 31;
+    const std::uint64_t low = limb_or_zero(w, i) | (limb_or_zero(w, i + 1) << 32);
+    const std::uint64_t high = limb_or_zero(w, i + 2);
+    return shift ? (low >> shift) | (high << (64 - shift)) : low;
+}
+
 // Whether any of bits 0 .. n-1 is set.
 TV_HD bool any_below(const Wide& w, int n)
 {
@@ -352,24 +477,33 @@ TV_HD bool any_below(const Wide& w, int n)
     return false;
 }
 
+// Index of the highest set bit of v != 0.
+TV_HD int top_bit_of(std::uint32_t v)
+{
+    int b = 0;
+    if (v >> 16) v >>= 16, b += 16;
+    if (v >> 8) v >>= 8, b += 8;
+    if (v >> 4) v >>= 4, b += 4;
+    if (v >> 2) v >>= 2, b += 2;
+    if (v >> 1) b += 1;
+    return b;
+}
+
 TV_HD int top_bit(const Wide& w)
 {
-    for (int i = 5; i >= 0; --i) {
-        if (!w.limb[i]) continue;
-        int b = 31;
-        while (!((w.limb[i] >> b) & 1u)) --b;
-        return i * 32 + b;
-    }
+    for (int i = 5; i >= 0; --i)
+        if (w.limb[i]) return i * 32 + top_bit_of(w.limb[i]);
     return -1;
 }
 
-// m^7, m < 2^24.
+// m^7, m < 2^24 (after k products, 24 (k + 1) bits: only those limbs).
 TV_HD Wide seventh_power(std::uint32_t m)
 {
     Wide w{{m, 0, 0, 0, 0, 0}};
     for (int k = 1; k < 7; ++k) {
         std::uint64_t carry = 0;
-        for (int i = 0; i < 6; ++i) {
+        const int limbs = (24 * (k + 1) + 31) / 32;
+        for (int i = 0; i < limbs; ++i) {
             const std::uint64_t p = static_cast<std::uint64_t>(w.limb[i]) * m + carry;
             w.limb[i] = static_cast<std::uint32_t>(p);
             carry = p >> 32;
@@ -389,9 +523,8 @@ TV_HD double round_wide(const Wide& m, int e0, int p, int emin, int emax)
     int lsb = leading - p + 1;
     if (lsb < emin - p + 1) lsb = emin - p + 1;
     const int shift = lsb - e0;  // bits of M below the result's last place
-    std::uint64_t q = 0;
-    for (int i = top; i >= (shift > 0 ? shift : 0); --i) q = (q << 1) | bit_at(m, i);
-    if (shift <= 0) return static_cast<double>(q) * dd::pow2(e0);
+    if (shift <= 0) return static_cast<double>(window64(m, 0)) * dd::pow2(e0);  // M < 2^p: exact
+    std::uint64_t q = shift <= top ? window64(m, shift) : 0;  // at most p bits
     const unsigned round = shift - 1 <= top ? bit_at(m, shift - 1) : 0u;
     const bool sticky = any_below(m, shift - 1);
     if (round && (sticky || (q & 1u))) ++q;

@@ -204,6 +204,52 @@ TEST(CrLibm, PowFastPhaseWithinItsAnalysis)
               << " of its analysis; " << handed_over << " handed to the full path\n";
 }
 
+// The other fast phases within their stated errors (cr_libm.h): exp's
+// 2^h (2^-68 + 2^-103 |h|), sin and cos (2^-64), atan2 (2^-66), on ciede's
+// ranges, the whole domains and near multiples of pi/2.
+TEST(CrLibm, FastPhasesWithinTheirAnalysis)
+{
+    namespace d = tv::cr_libm_detail;
+    Arguments g;
+    double worst_exp = 0, worst_trig = 0, worst_atan = 0;
+    for (int i = 0; i < kRandom / 4; ++i) {
+        const double x = i % 2 ? g.uniform(-122, 0) : g.uniform(-665, 665);
+        const tv::dd::DD h = tv::dd::mul_d(tv::dd::DD{tv::cr_log2_detail::kInvLn2Hi, tv::cr_log2_detail::kInvLn2Lo}, x);
+        const tv::dd::DD e = d::exp2_fast(h);
+        const __float128 exact = expq(x);
+        const double rel = static_cast<double>(fabsq((static_cast<__float128>(e.hi) + e.lo - exact) / exact));
+        worst_exp = std::max(worst_exp, rel / (0x1p-68 + std::ldexp(std::fabs(h.hi), -103)));
+    }
+    for (int i = 0; i < kRandom / 4; ++i) {
+        const int kind = i % 3;
+        const double x = kind == 0 ? g.uniform(-128, 128)
+                         : kind == 1 ? g.uniform(-2, 2)
+                                     : (i % 163 - 81) * M_PI_2 + std::ldexp(g.uniform(-0.5, 0.5), -static_cast<int>(i % 50));
+        if (std::fabs(x) < 0x1p-27) continue;
+        for (bool cosine : {false, true}) {
+            const tv::dd::DD v = d::sin_cos_fast(x, cosine);
+            const __float128 exact = cosine ? cosq(x) : sinq(x);
+            const double rel = static_cast<double>(fabsq((static_cast<__float128>(v.hi) + v.lo - exact) / exact));
+            worst_trig = std::max(worst_trig, rel / 0x1p-64);
+        }
+    }
+    for (int i = 0; i < kRandom / 4; ++i) {
+        const double y = i % 2 ? g.as_float(g.uniform(-130, 130)) : g.scaled(-300, 300, true);
+        const double x = i % 2 ? g.as_float(g.uniform(-200, 200)) : g.scaled(-300, 300, true);
+        const double ay = std::fabs(y), ax = std::fabs(x);
+        if (ay == 0 || ax == 0) continue;
+        const tv::dd::DD a = d::atan2_fast(ay, ax, ay > ax, std::signbit(x));
+        const __float128 exact = atan2q(ay, x);
+        const double rel = static_cast<double>(fabsq((static_cast<__float128>(a.hi) + a.lo - exact) / exact));
+        worst_atan = std::max(worst_atan, rel / 0x1p-66);
+    }
+    EXPECT_LT(worst_exp, 1.0);
+    EXPECT_LT(worst_trig, 1.0);
+    EXPECT_LT(worst_atan, 1.0);
+    std::cout << "[ cr_libm ] fast phases, worst error as a share of the analysis: exp " << worst_exp << ", sin/cos "
+              << worst_trig << ", atan2 " << worst_atan << "\n";
+}
+
 TEST(CrLibm, ExpEqualsBinary128)
 {
     Arguments g;
