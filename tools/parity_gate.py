@@ -56,6 +56,7 @@ CASES = [
     ("cambi=window_size=31:topk=0.2", "cambi window 31 topk 0.2"),
     ("cambi=max_log_contrast=3:tvi_threshold=0.03:cambi_vis_lum_threshold=0.1", "cambi mlc 3 tvi vlt"),
     ("cambi=eotf=pq:cambi_topk=0.9", "cambi pq topk 0.9"),
+    ("ciede", "ciede"),
     ("speed_chroma", "speed_chroma"),
     ("speed_chroma=speed_prescale=0.6:speed_prescale_method=bilinear", "speed_chroma ps 0.6 bilinear"),
     ("speed_chroma=speed_prescale=0.8:speed_prescale_method=nearest", "speed_chroma ps 0.8 nearest"),

@@ -24,8 +24,8 @@
 //     1/ln 2 as double-double (tables from tools/gen_cr_log2_table.py, exact
 //     to 2^-106 relative each).
 //
-// Accuracy. Each double-double operation here (Dekker/Knuth two_sum,
-// Veltkamp/Dekker two_prod, double-double mul/add/div) has relative error
+// Accuracy. Each double-double operation here (core/double_double.h: Dekker/
+// Knuth two_sum, Veltkamp/Dekker two_prod, double-double mul/add/div) has relative error
 // below 2^-104; there are fewer than 20 of them in a chain, and the last sums
 // add same-signed terms (or e' of magnitude >= 1 to a term of magnitude
 // <= log2(1.5), which amplifies absolute error by at most 2.5). So the
@@ -45,95 +45,19 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "core/cr_log2_table.h"
+#include "core/double_double.h"
 #include "core/host_device.h"
 
 namespace tv {
 
 namespace cr_log2_detail {
 
-struct DD {
-    double hi, lo;
-};
-
-TV_HD DD two_sum(double a, double b)
-{
-    const double s = a + b;
-    const double bb = s - a;
-    return {s, (a - (s - bb)) + (b - bb)};
-}
-
-// |a| >= |b| (or a == 0).
-TV_HD DD fast_two_sum(double a, double b)
-{
-    const double s = a + b;
-    return {s, b - (s - a)};
-}
-
-// Veltkamp split into two 26-bit halves; |a| < 2^996, so no overflow.
-TV_HD void split(double a, double& hi, double& lo)
-{
-    const double c = 134217729.0 * a;  // 2^27 + 1
-    hi = c - (c - a);
-    lo = a - hi;
-}
-
-TV_HD DD two_prod(double a, double b)
-{
-    const double p = a * b;
-    double ah, al, bh, bl;
-    split(a, ah, al);
-    split(b, bh, bl);
-    return {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
-}
-
-TV_HD DD dd_add(DD x, DD y)
-{
-    DD s = two_sum(x.hi, y.hi);
-    const DD t = two_sum(x.lo, y.lo);
-    s.lo += t.hi;
-    s = fast_two_sum(s.hi, s.lo);
-    s.lo += t.lo;
-    return fast_two_sum(s.hi, s.lo);
-}
-
-TV_HD DD dd_mul(DD x, DD y)
-{
-    DD p = two_prod(x.hi, y.hi);
-    p.lo += x.hi * y.lo + x.lo * y.hi;
-    return fast_two_sum(p.hi, p.lo);
-}
-
-TV_HD DD dd_mul_d(DD x, double y)
-{
-    DD p = two_prod(x.hi, y);
-    p.lo += x.lo * y;
-    return fast_two_sum(p.hi, p.lo);
-}
-
-// x / y with three quotient digits (long division).
-TV_HD DD dd_div(DD x, DD y)
-{
-    const double q1 = x.hi / y.hi;
-    DD r = dd_add(x, dd_mul_d(y, -q1));
-    const double q2 = r.hi / y.hi;
-    r = dd_add(r, dd_mul_d(y, -q2));
-    const double q3 = r.hi / y.hi;
-    const DD q = fast_two_sum(q1, q2);
-    return dd_add(q, DD{q3, 0.0});
-}
-
-TV_HD std::uint64_t bits_of(double x)
-{
-    return tv::bit_cast<std::uint64_t>(x);
-}
-
-TV_HD double double_of(std::uint64_t u)
-{
-    return tv::bit_cast<double>(u);
-}
+using dd::DD;
+using dd::bits_of;
+using dd::double_of;
+using dd::two_sum;
 
 // Bound on |exact - (hi + lo)| relative to |hi| (see the header comment).
 inline constexpr double kErrorBound = 0x1p-98;
@@ -165,38 +89,25 @@ TV_HD DD log2_dd(double x)
     }
     const DD num{m - c, 0.0};  // exact
     const DD den = two_sum(m, c);
-    const DD s = dd_div(num, den);
-    const DD z = dd_mul(s, s);
+    const DD s = dd::div(num, den);
+    const DD z = dd::mul(s, s);
     // Horner: p = 1 + z/3 + z^2/5 + z^3 (1/7 + z/9 + z^2/11 + z^3/13 + z^4/15)
     const double zh = z.hi;
     const double tail = 1.0 / 7 + zh * (1.0 / 9 + zh * (1.0 / 11 + zh * (1.0 / 13 + zh * (1.0 / 15))));
-    DD p = dd_add(DD{kFifthHi, kFifthLo}, dd_mul_d(z, tail));
-    p = dd_add(DD{kThirdHi, kThirdLo}, dd_mul(z, p));
-    p = dd_add(DD{1.0, 0.0}, dd_mul(z, p));
-    const DD atanh_s = dd_mul(s, p);
+    DD p = dd::add(DD{kFifthHi, kFifthLo}, dd::mul_d(z, tail));
+    p = dd::add(DD{kThirdHi, kThirdLo}, dd::mul(z, p));
+    p = dd::add(DD{1.0, 0.0}, dd::mul(z, p));
+    const DD atanh_s = dd::mul(s, p);
     // 2 atanh(s) / ln 2 = log2(m / c)
-    const DD log2_ratio = dd_mul(DD{2.0 * atanh_s.hi, 2.0 * atanh_s.lo}, DD{kInvLn2Hi, kInvLn2Lo});
+    const DD log2_ratio = dd::mul(DD{2.0 * atanh_s.hi, 2.0 * atanh_s.lo}, DD{kInvLn2Hi, kInvLn2Lo});
     const TablePair& t = log2_point(i);
-    const DD frac = dd_add(DD{t.hi, t.lo}, log2_ratio);
-    return dd_add(DD{static_cast<double>(e), 0.0}, frac);
+    const DD frac = dd::add(DD{t.hi, t.lo}, log2_ratio);
+    return dd::add(DD{static_cast<double>(e), 0.0}, frac);
 }
 
 // Whether hi + lo is too close to a rounding boundary of hi for the error
 // bound to decide the rounding.
-TV_HD bool is_ambiguous(DD r)
-{
-    if (r.hi == 0.0) return false;
-    const std::uint64_t u = bits_of(r.hi) & 0x7fffffffffffffffULL;
-    const double ulp = double_of(u + 1) - double_of(u);  // ulp above |hi|
-    const double half = 0.5 * ulp;
-    const double lo = r.lo < 0 ? -r.lo : r.lo;
-    const double hi_abs = double_of(u);
-    const double err = kErrorBound * hi_abs;
-    const double gap = lo > half ? lo - half : half - lo;
-    // Below a power of two the ulp under |hi| is half as large; be safe.
-    const double gap_below = lo > 0.25 * ulp ? lo - 0.25 * ulp : 0.25 * ulp - lo;
-    return gap <= err || gap_below <= err;
-}
+TV_HD bool is_ambiguous(DD r) { return dd::rounding_is_ambiguous(r, kErrorBound); }
 
 }  // namespace cr_log2_detail
 

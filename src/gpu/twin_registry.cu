@@ -22,6 +22,9 @@ namespace cambi {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
 std::string twin_refusal(const OptionValues& options);
 }
+namespace ciede {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
 namespace speed {
 std::unique_ptr<gpu::DeviceTwin> make_chroma_twin(const OptionValues& options, const VideoFormat& format);
 std::unique_ptr<gpu::DeviceTwin> make_temporal_twin(const OptionValues& options, const VideoFormat& format);
@@ -75,6 +78,7 @@ const std::map<std::string, Twin>& twins()
         {"adm", {adm::make_twin}},
         {"vif", {vif::make_twin}},
         {"cambi", {cambi::make_twin, cambi::twin_refusal}},
+        {"ciede", {ciede::make_twin}},
         {"speed_chroma", {speed::make_chroma_twin}},
         {"speed_temporal", {speed::make_temporal_twin}},
         {"float_psnr", {float_psnr::make_twin}},

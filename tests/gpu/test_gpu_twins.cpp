@@ -155,6 +155,8 @@ std::vector<TwinCase> twin_cases()
         {"cambi", {{"window_size", "31"}, {"topk", "0.2"}}},
         {"cambi", {{"max_log_contrast", "3"}, {"tvi_threshold", "0.03"}, {"cambi_vis_lum_threshold", "0.1"}}},
         {"cambi", {{"eotf", "pq"}, {"cambi_topk", "0.9"}}},
+        // ciede: no options; every chroma format and bit depth of the fixtures.
+        {"ciede", {}},
         // SpEED: prescale with each method, weight modes, the filters' and
         // the entropies' parameters; temporal with the reference difference.
         {"speed_chroma", {}},

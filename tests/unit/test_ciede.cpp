@@ -4,10 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <iostream>
+#include <random>
+#include <vector>
 
 #include "core/feature.h"
 #include "features/ciede/ciede.h"
 #include "features/ciede/ciede_math.h"
+#include "features/ciede/ciede_sum.h"
 #include "test_support.h"
 #include "twinvmaf/error.h"
 
@@ -209,4 +214,138 @@ TEST(Ciede, NamesAndNoOptions)
     EXPECT_EQ(make_ciede(VideoFormat{8, 8, ChromaFormat::k420, 8})->output_names(), std::vector<std::string>{"ciede2000"});
     OptionValues values("ciede", info.options);
     EXPECT_THROW(values.set("ksub_l", "1"), Error);
+}
+
+namespace {
+
+// The GPU twin's summary of one chunk (ciede_gpu.cu's summarize_kernel: the
+// same tree order, zero padding past the end).
+ChunkSummary summarize(const float* values, std::size_t n)
+{
+    double sums[kSumChunk];
+    int exponents[kSumChunk];
+    for (unsigned i = 0; i < kSumChunk; ++i) {
+        const float v = i < n ? values[i] : 0.0f;
+        sums[i] = v;
+        exponents[i] = ulp_exponent_of(v);
+    }
+    for (unsigned half = kSumChunk / 2; half > 0; half /= 2) {
+        for (unsigned i = 0; i < half; ++i) {
+            sums[i] += sums[i + half];
+            exponents[i] = combine_ulp_exponents(exponents[i], exponents[i + half]);
+        }
+    }
+    return ChunkSummary{sums[0], exponents[0]};
+}
+
+struct Chained {
+    double sum;
+    std::size_t shortcuts = 0, serial = 0;
+};
+
+// The twin's chain (chain_kernel) on the host.
+Chained chunked_sum(const std::vector<float>& values)
+{
+    Chained r{0.0};
+    for (std::size_t base = 0; base < values.size(); base += kSumChunk) {
+        const std::size_t n = std::min<std::size_t>(kSumChunk, values.size() - base);
+        if (add_chunk_exactly(r.sum, summarize(values.data() + base, n))) {
+            ++r.shortcuts;
+            continue;
+        }
+        ++r.serial;
+        for (std::size_t i = base; i < base + n; ++i) r.sum += values[i];
+    }
+    return r;
+}
+
+double serial_sum(const std::vector<float>& values)
+{
+    double s = 0.;
+    for (float v : values) s += v;
+    return s;
+}
+
+std::uint64_t bits_of(double x)
+{
+    std::uint64_t u;
+    std::memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+}  // namespace
+
+// The twin's chunked sum equals the CPU's serial chain bit for bit: on the
+// dE00 of random frames (large differences, and small ones with many tiny
+// and zero values) and on adversarial sequences (values of every size,
+// subnormal, +-0, ties at the sum's last place, NaN, infinity, negatives),
+// with both the shortcut and the serial path taken.
+TEST(Ciede, TwinsChunkedSumEqualsTheSerialChain)
+{
+    std::size_t shortcuts = 0, serial = 0, cases = 0;
+    auto check = [&](const std::vector<float>& values, const char* what) {
+        const Chained c = chunked_sum(values);
+        EXPECT_EQ(bits_of(c.sum), bits_of(serial_sum(values))) << what << " (" << values.size() << " values)";
+        shortcuts += c.shortcuts;
+        serial += c.serial;
+        ++cases;
+    };
+    for (unsigned depth : {8u, 12u}) {
+        const VideoFormat format{160, 90, ChromaFormat::k420, depth};
+        const Picture ref = random_picture(format, 3 + depth);
+        for (int delta : {-1, 1, 0}) {
+            const Picture dis = delta < 0 ? random_picture(format, 5 + depth) : random_picture(format, 7, delta, &ref);
+            const ChromaPlanes rc = chroma_planes(ref), dc = chroma_planes(dis);
+            std::vector<float> values;
+            for (unsigned y = 0; y < format.height; ++y)
+                for (unsigned x = 0; x < format.width; ++x)
+                    values.push_back(delta_e_2000(
+                        lab_from_yuv(sample_at(ref, 0, x, y), netflix_upsampled_chroma(rc, 0, x, y),
+                                     netflix_upsampled_chroma(rc, 1, x, y), depth),
+                        lab_from_yuv(sample_at(dis, 0, x, y), netflix_upsampled_chroma(dc, 0, x, y),
+                                     netflix_upsampled_chroma(dc, 1, x, y), depth),
+                        kNetflixWeights));
+            check(values, "dE00 of a random frame pair");
+        }
+    }
+    std::mt19937 rng(14);
+    std::uniform_real_distribution<float> unit(1.0f, 2.0f);
+    for (int trial = 0; trial < 300; ++trial) {
+        std::vector<float> values(1 + rng() % 5000);
+        const int spread = 1 + trial % 40, base = static_cast<int>(rng() % 30) - 10;
+        for (float& v : values) {
+            const unsigned kind = rng() % 100;
+            if (kind < 10) v = 0.0f;
+            else if (kind < 12) v = -0.0f;
+            else if (kind < 14) v = std::ldexp(unit(rng), -(static_cast<int>(rng() % 40) + 110));  // tiny, some subnormal
+            else if (kind < 16) v = std::ldexp(1.0f, base - static_cast<int>(rng() % 30));           // single bits: ties
+            else v = std::ldexp(unit(rng), base - static_cast<int>(rng() % spread));
+        }
+        if (trial % 50 == 7) values[rng() % values.size()] = -1.5f;
+        if (trial % 50 == 17) values[rng() % values.size()] = NAN;
+        if (trial % 50 == 27) values[rng() % values.size()] = INFINITY;
+        if (trial % 30 == 3) values.assign(values.size(), 0.0f);
+        check(values, "adversarial sequence");
+    }
+    // Two that the shortcut's conditions are there for. Values in
+    // [2^10, 2^11) are finer than the last place of 2^40 + ...: added one by
+    // one they round, so the chunk must go serially.
+    std::vector<float> fine(2 * kSumChunk, 0.0f);
+    fine[0] = 0x1p40f;
+    for (unsigned i = kSumChunk; i < 2 * kSumChunk; ++i) fine[i] = std::ldexp(unit(rng), 10);
+    check(fine, "values finer than the sum's last place");
+    // s = 2^40 - 2^-13 is off the grid of 2^40's binade: the next chunk's
+    // first addition ties at the crossing, and how it breaks depends on the
+    // values after it (2^11 + 2^-12 is an odd number of last places).
+    std::vector<float> crossing(2 * kSumChunk, 0.0f);
+    crossing[0] = 0x1p40f - 0x1p16f;
+    crossing[1] = 0x1p16f - 0x1p-7f;
+    crossing[2] = 0x1p-7f - 0x1p-13f;
+    crossing[kSumChunk] = 0x1p11f;
+    crossing[kSumChunk + 1] = 0x1p11f + 0x1p-12f;
+    check(crossing, "a tie where the sum crosses a binade off its grid");
+    EXPECT_GT(shortcuts, 0u);
+    EXPECT_GT(serial, 0u);
+    std::cout << "[ ciede sum ] " << cases << " sequences: " << shortcuts << " chunks added whole, " << serial
+              << " value by value\n";
 }

@@ -7,6 +7,12 @@
 // its libm calls are the double ones (pow, sqrt, atan2, sin, cos, exp) on
 // float values promoted to double, except powf in R_T; every promotion,
 // narrowing and association of Netflix's expressions is written out here.
+// The libm functions are the project's correctly rounded ones (libm.h,
+// core/cr_libm.h), Netflix's are glibc's: see docs/compat.md for the bound.
+// Their domains hold by construction: pow's bases are > 0.09 (gamma) and
+// > 216/24389 (Lab), exp's argument -(d*d) lies in [-122, 0], the cosines'
+// arguments in [-0.6, 38] (mean hue <= 3 pi), the sines' in [-pi/2, 1.05],
+// atan2's are floats.
 // Compile without contraction (-ffp-contract=off; nvcc --fmad=false).
 //
 // libm per pixel (through features/common/libm.h): in lab_from_yuv, per
@@ -134,7 +140,7 @@ inline constexpr float kTwentyFivePow7f = static_cast<float>(6103515625.0);
 TV_HD float rotation_term(float c_bar_prime, float mean_h)
 {
     const float d = static_cast<float>((radians_to_degrees(mean_h) - 275.0) * (1.0 / 25.0));
-    const float c7 = libm::powf(c_bar_prime, 7.0f);
+    const float c7 = libm::powf_7(c_bar_prime);
     const float ratio = c7 / (c7 + kTwentyFivePow7f);
     // powf(d, 2) is d * d (folded by GCC; exact rounding either way).
     const float angle_degrees = static_cast<float>(60.0 * libm::exp(-(d * d)));
@@ -152,7 +158,7 @@ TV_HD float delta_e_2000(Lab c1, Lab c2, Weights k)
     const float chroma2 = static_cast<float>(sqrt(square_of_float(c2.a) + square_of_float(c2.b)));
     const float c_bar = (chroma1 + chroma2) / 2;
     // pow(c_bar, 7) / (pow(c_bar, 7) + pow(25, 7)); 25^7 is exact in double.
-    const double c_bar7 = libm::pow(c_bar, 7.0);
+    const double c_bar7 = libm::pow_7(c_bar);
     const double g = 1 - sqrt(c_bar7 / (c_bar7 + 6103515625.0));
     const float a_prime1 = static_cast<float>(c1.a + (c1.a / 2) * g);
     const float a_prime2 = static_cast<float>(c2.a + (c2.a / 2) * g);
