@@ -24,7 +24,8 @@ struct CambiScratch final : Scratch {
           image(std::size_t{setup.alloc_width} * setup.alloc_height),
           mask(std::size_t{setup.alloc_width} * setup.alloc_height),
           c_values(std::size_t{setup.alloc_width} * setup.alloc_height),
-          histograms(std::size_t{setup.alloc_width} * setup.contrast.band_size),
+          // + 2: the c-value kernel reads 32 bits at each entry (cambi_kernels.h).
+          histograms(std::size_t{setup.alloc_width} * setup.contrast.band_size + 2),
           lines(3 * std::size_t{setup.alloc_width}),
           flat(kMaskFilterSize + 1, std::vector<std::uint8_t>(setup.alloc_width)),
           column_sums(setup.alloc_width),
@@ -38,7 +39,7 @@ struct CambiScratch final : Scratch {
     std::vector<std::uint16_t> image;
     std::vector<std::uint8_t> mask;
     std::vector<float> c_values;
-    std::vector<std::uint16_t> histograms;
+    std::vector<std::uint16_t> histograms;            // band_size rows of w, 2 more entries
     std::vector<std::uint16_t> lines;                 // filter_mode's horizontal pass, 3 rows
     std::vector<std::vector<std::uint8_t>> flat;      // zero-derivative rows, a ring of 8
     std::vector<std::uint16_t> column_sums;           // flat samples in 7 rows, per column
@@ -250,12 +251,9 @@ private:
 
     void compute_row(int row)
     {
-        const std::uint8_t* m = s_.mask.data() + static_cast<std::size_t>(row) * s_.stride;
-        const std::uint16_t* img = s_.image.data() + static_cast<std::size_t>(row) * s_.stride;
-        float* out = s_.c_values.data() + static_cast<std::size_t>(row) * w_;
-        for (unsigned c = 0; c < w_; ++c) {
-            if (m[c]) out[c] = c_value(s_.histograms.data(), w_, static_cast<int>(c), img[c], p_, reciprocal_);
-        }
+        const std::size_t at = static_cast<std::size_t>(row) * s_.stride;
+        s_.kernels.c_values_row(s_.histograms.data(), w_, s_.mask.data() + at, s_.image.data() + at, p_, reciprocal_,
+                                s_.c_values.data() + static_cast<std::size_t>(row) * w_);
     }
 
     CambiScratch& s_;

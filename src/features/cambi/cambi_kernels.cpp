@@ -35,9 +35,16 @@ void decimate(T* data, std::size_t stride, unsigned w, unsigned h)
     }
 }
 
+void c_values_row(const std::uint16_t* histograms, unsigned w, const std::uint8_t* mask, const std::uint16_t* image,
+                  const ContrastParams& params, const float* reciprocal, float* out)
+{
+    for (unsigned c = 0; c < w; ++c)
+        if (mask[c]) out[c] = c_value(histograms, w, static_cast<int>(c), image[c], params, reciprocal);
+}
+
 }  // namespace
 
-Kernels reference_kernels() { return {mask_row, decimate<std::uint16_t>, decimate<std::uint8_t>}; }
+Kernels reference_kernels() { return {mask_row, decimate<std::uint16_t>, decimate<std::uint8_t>, c_values_row}; }
 
 Kernels kernels() { return simd::use_reference() ? reference_kernels() : simd_kernels(); }
 

@@ -26,10 +26,20 @@ using MaskRowFn = void (*)(const std::uint16_t* column_sums, unsigned w, unsigne
 template <class T>
 using DecimateFn = void (*)(T* data, std::size_t stride, unsigned w, unsigned h);
 
+// The c-values of one row of a w-wide scale: out[c] = c_value() (cambi_math.h)
+// of column c where mask[c] is set; the other columns of `out` stay as they
+// are. `histograms` (row stride w, one row per band value) must have one
+// readable uint16 after its last entry (the SIMD kernel reads 32 bits per
+// 16-bit entry).
+using CValuesRowFn = void (*)(const std::uint16_t* histograms, unsigned w, const std::uint8_t* mask,
+                              const std::uint16_t* image, const ContrastParams& params, const float* reciprocal,
+                              float* out);
+
 struct Kernels {
     MaskRowFn mask_row;
     DecimateFn<std::uint16_t> decimate_image;
     DecimateFn<std::uint8_t> decimate_mask;
+    CValuesRowFn c_values_row;
 };
 
 Kernels reference_kernels();
