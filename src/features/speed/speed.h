@@ -20,6 +20,7 @@
 
 #include "core/feature.h"
 #include "features/common/float_filter.h"
+#include "features/speed/speed_kernels.h"
 
 namespace twinvmaf::speed {
 
@@ -72,6 +73,7 @@ struct PlaneStats {
 
 // Working memory for one plane (per worker thread).
 struct PlaneScratch final : Scratch {
+    Kernels kernels = speed::kernels();
     std::vector<float> plane, scaled, row, decimated, local, work;
     std::vector<double> centered, sums;
     PlaneStats ref, dis;
