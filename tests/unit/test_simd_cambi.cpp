@@ -3,11 +3,14 @@
 // few wider, with column sums over their whole range (0..49) and every
 // threshold that matters, the in-place decimation of pictures of those
 // widths, and rows of c-values (every contrast-step count, random bands,
-// histogram counts up to what the reciprocal table allows). Buffers are
-// compared whole, so a kernel that writes outside its columns fails too.
+// histogram counts up to what the reciprocal table allows), and the top-k
+// sum's compaction of the non-zero c-values and their exact fixed-point sum.
+// Buffers are compared whole, so a kernel that writes outside its columns
+// fails too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -138,6 +141,57 @@ TEST(SimdCambi, CValuesRowMatchesTheReference)
                     simd.c_values_row(histograms.data(), w, mask.data(), image.data(), p, reciprocal, actual.data());
                     ASSERT_EQ(0, std::memcmp(expected.data(), actual.data(), sizeof(float) * expected.size()));
                 }
+            }
+        }
+    });
+}
+
+// c-values as cambi makes them: 0, or in [2^-13, 2^14) (cambi_math.h),
+// with the ends of that range among the extremes (and -0 for the compaction).
+std::vector<float> c_values_like(std::size_t n, Fill fill, std::mt19937& rng)
+{
+    const float smallest = std::ldexp(1.0f, -13), largest = std::nextafter(16384.0f, 0.0f);
+    std::uniform_real_distribution<float> exponent(-13.0f, 14.0f);
+    std::vector<float> v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float any = std::min(largest, std::max(smallest, std::exp2(exponent(rng))));
+        switch (fill) {
+        case Fill::kRandom: v[i] = rng() % 3 == 0 ? any : 0.0f; break;
+        case Fill::kZero: v[i] = rng() % 2 ? 0.0f : -0.0f; break;
+        case Fill::kMax: v[i] = any; break;
+        case Fill::kAlternating: v[i] = (i & 1) ? largest : 0.0f; break;
+        default: v[i] = rng() % 3 == 0 ? 0.0f : (rng() & 1 ? largest : smallest); break;
+        }
+    }
+    return v;
+}
+
+TEST(SimdCambi, TopKKernelsMatchTheReference)
+{
+    const Kernels reference = reference_kernels();
+    for_each_simd_target([&] {
+        const Kernels simd = simd_kernels();
+        std::mt19937 rng(53);
+        std::vector<unsigned> sizes = test_widths();
+        sizes.push_back(100000);
+        for (unsigned n : sizes) {
+            for (Fill fill : kFills) {
+                SCOPED_TRACE(testing::Message() << "values " << n << " " << fill_name(fill));
+                const std::vector<float> values = c_values_like(n, fill, rng);
+                std::vector<float> expected = values, actual = values;
+                const std::size_t count = reference.compact_nonzero(expected.data(), n);
+                ASSERT_EQ(count, simd.compact_nonzero(actual.data(), n));
+                ASSERT_EQ(0, std::memcmp(expected.data(), actual.data(), sizeof(float) * count));
+
+                // c-values are never -0 (c_value() starts from +0), which
+                // the compaction treats as 0 but c_value_fixed() does not take.
+                std::vector<float> summed = values;
+                for (float& v : summed) v = v == 0.0f ? 0.0f : v;
+                FixedSum sum_expected{3, 5}, sum_actual{3, 5};  // adds to what is there
+                reference.add_fixed_values(summed.data(), n, sum_expected);
+                simd.add_fixed_values(summed.data(), n, sum_actual);
+                ASSERT_EQ(sum_expected.high, sum_actual.high);
+                ASSERT_EQ(sum_expected.low, sum_actual.low);
             }
         }
     });

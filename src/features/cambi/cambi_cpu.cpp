@@ -264,22 +264,16 @@ private:
 
 // The exact sum of the top-k c-values (cambi_math.h: any selection of the k
 // largest gives the same sum, so the GPU twin's radix select does).
-FixedSum top_k_sum(float* c_values, double topk, unsigned w, unsigned h)
+FixedSum top_k_sum(const Kernels& kernels, float* c_values, double topk, unsigned w, unsigned h)
 {
     const std::size_t k = static_cast<std::size_t>(topk_count(topk, w, h));
     // Zeros add nothing, so only the non-zero values compete for the top k
     // (c-values are >= 0; most are 0, and k is often above the rest).
-    // Moved to the front without a branch per value (which would mispredict).
-    std::size_t nonzero = 0;
-    for (std::size_t i = 0, n = std::size_t{w} * h; i < n; ++i) {
-        const float v = c_values[i];
-        c_values[nonzero] = v;
-        nonzero += v != 0.0f;
-    }
+    const std::size_t nonzero = kernels.compact_nonzero(c_values, std::size_t{w} * h);
     float* const nonzero_end = c_values + nonzero;
     if (nonzero > k) std::nth_element(c_values, c_values + (k - 1), nonzero_end, std::greater<float>());
     FixedSum sum;
-    for (std::size_t i = 0; i < std::min(k, nonzero); ++i) add_fixed(sum, c_value_fixed(c_values[i]));
+    kernels.add_fixed_values(c_values, std::min(k, nonzero), sum);
     return sum;
 }
 
@@ -337,7 +331,7 @@ double CambiCpu::score(const Picture& picture, const Plan& plan, bool heatmaps, 
         }
         scale_clone(s, setup_.contrast, reciprocal_table(), decimate_first, w, h, pad);
         if (heatmaps) write_heatmap(scale, frame, s.c_values.data(), w, h);
-        sums[scale] = top_k_sum(s.c_values.data(), setup_.topk, w, h);
+        sums[scale] = top_k_sum(s.kernels, s.c_values.data(), setup_.topk, w, h);
     }
     return score_from_pools(setup_, plan, sums);
 }

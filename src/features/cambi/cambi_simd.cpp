@@ -141,11 +141,57 @@ void c_values_row(const std::uint16_t* histograms, unsigned w, const std::uint8_
         if (mask[c]) out[c] = c_value(histograms, w, static_cast<int>(c), image[c], p, reciprocal);
 }
 
+// In place: each vector is loaded before its non-zero lanes are stored at
+// or before its own position, and only those lanes are written.
+std::size_t compact_nonzero(float* values, std::size_t n)
+{
+    const hn::ScalableTag<float> d;
+    const std::size_t lanes = hn::Lanes(d);
+    std::size_t nonzero = 0, i = 0;
+    for (; i + lanes <= n; i += lanes) {
+        const auto v = hn::LoadU(d, values + i);
+        nonzero += hn::CompressBlendedStore(v, hn::Ne(v, hn::Zero(d)), d, values + nonzero);
+    }
+    for (; i < n; ++i) {
+        const float v = values[i];
+        values[nonzero] = v;
+        nonzero += v != 0.0f;
+    }
+    return nonzero;
+}
+
+// c_value_fixed() per 64-bit lane: mantissa << (exponent - 110), 0 for 0;
+// the two halves summed in 64-bit lanes (integer sums, any order).
+void add_fixed_values(const float* values, std::size_t n, FixedSum& sum)
+{
+    const hn::ScalableTag<std::uint64_t> d64;
+    const hn::Rebind<std::uint32_t, decltype(d64)> d32;
+    const std::size_t lanes = hn::Lanes(d64);
+    const auto* bits = reinterpret_cast<const std::uint32_t*>(values);
+    auto high = hn::Zero(d64), low = hn::Zero(d64);
+    const auto low_half = hn::Set(d64, 0xffffffffULL);
+    std::size_t i = 0;
+    for (; i + lanes <= n; i += lanes) {
+        const auto u = hn::PromoteTo(d64, hn::LoadU(d32, bits + i));
+        const auto nonzero = hn::Ne(u, hn::Zero(d64));
+        const auto mantissa = hn::Or(hn::And(u, hn::Set(d64, 0x7fffffULL)), hn::Set(d64, 0x800000ULL));
+        const auto shift = hn::IfThenElseZero(
+            nonzero, hn::Sub(hn::ShiftRight<23>(u), hn::Set(d64, 150 - kFixedFractionBits)));
+        const auto fixed = hn::IfThenElseZero(nonzero, hn::Shl(mantissa, shift));
+        high = hn::Add(high, hn::ShiftRight<32>(fixed));
+        low = hn::Add(low, hn::And(fixed, low_half));
+    }
+    sum.high += hn::GetLane(hn::SumOfLanes(d64, high));
+    sum.low += hn::GetLane(hn::SumOfLanes(d64, low));
+    for (; i < n; ++i) add_fixed(sum, c_value_fixed(values[i]));
+}
+
 }  // namespace
 
 Kernels simd_kernels_here()
 {
-    return {mask_row, decimate<std::uint16_t>, decimate<std::uint8_t>, c_values_row};
+    return {mask_row, decimate<std::uint16_t>, decimate<std::uint8_t>, c_values_row, compact_nonzero,
+            add_fixed_values};
 }
 #endif  // HWY_TARGET == HWY_SCALAR
 
