@@ -19,26 +19,15 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from run_cpu_benchmarks import CASES  # noqa: E402
+from run_cpu_benchmarks import CASES, run_usage  # noqa: E402
 
 
 def run(cmd, cores):
     """wall s, cpu s, voluntary and involuntary switches, max rss MiB."""
-    def pin():
-        if cores:
-            os.sched_setaffinity(0, cores)
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=pin)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    if status != 0:
-        sys.exit(f"FAILED ({status}): {' '.join(cmd)}\n{err}")
+    wall, usage = run_usage(cmd, (lambda: os.sched_setaffinity(0, cores)) if cores else None)
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_nvcsw, usage.ru_nivcsw, usage.ru_maxrss / 1024.0
 
 

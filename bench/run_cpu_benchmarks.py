@@ -39,16 +39,22 @@ CASES = {
 }
 
 
-def run(cmd):
-    """(wall seconds, cpu seconds, max rss MiB) of one run; exits on failure."""
+def run_usage(cmd, preexec_fn=None):
+    """(wall seconds, resource usage) of one run; exits on failure."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=preexec_fn)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     err = proc.stderr.read().decode(errors="replace")
     proc.stderr.close()
     if status != 0:
         sys.exit(f"FAILED ({status}): {' '.join(cmd)}\n{err}")
+    return wall, usage
+
+
+def run(cmd):
+    """(wall seconds, cpu seconds, max rss MiB) of one run; exits on failure."""
+    wall, usage = run_usage(cmd)
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
 
 
