@@ -54,7 +54,10 @@ TV_CPU_CLONES void covariance_sums(const float* data, int stride, int sub_w, int
             for (int x = 0; x < kBlockElements; ++x) {
                 const double cx = c[x];
                 double* s = sums + x * kPad;
-                for (int y = 0; y < kPad; ++y) s[y] += cx * c[y];
+                // Only y <= x is wanted: up to the end of x's group of 8 (whole
+                // vectors of doubles; the entries above x there are unused).
+                const int y_end = (x | 7) + 1;
+                for (int y = 0; y < y_end; ++y) s[y] += cx * c[y];
             }
         }
     }
