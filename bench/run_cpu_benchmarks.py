@@ -17,9 +17,10 @@ Cases: vmaf_v0.6.1 on 1920x1080 8-bit (v061_1080p), vmaf_v1.0.16_3d0h on
 
 Every figure is the least of --runs runs (wall time for the whole model,
 user + system CPU time for the extractors alone, which on a shared machine is
-steadier), and is given twice: per frame of the whole command, and net of
-start-up, (t(N frames) - t(2 frames)) / (N - 2). The extractor rows' "net" is
-also less the "(read only)" row. The whole model rows add the peak resident
+steadier; the whole model rows also give their CPU time per frame: at one
+thread, a wall time above it is time spent waiting), and is given twice: per
+frame of the whole command, and net of start-up, (t(N frames) - t(2 frames))
+/ (N - 2). The extractor rows' "net" is also less the "(read only)" row. The whole model rows add the peak resident
 memory (max RSS) of the process. Prints figures only; no pass/fail."""
 import argparse
 import json
@@ -38,16 +39,22 @@ CASES = {
 }
 
 
-def run(cmd):
-    """(wall seconds, cpu seconds, max rss MiB) of one run; exits on failure."""
+def run_usage(cmd, preexec_fn=None):
+    """(wall seconds, resource usage) of one run; exits on failure."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=preexec_fn)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     err = proc.stderr.read().decode(errors="replace")
     proc.stderr.close()
     if status != 0:
         sys.exit(f"FAILED ({status}): {' '.join(cmd)}\n{err}")
+    return wall, usage
+
+
+def run(cmd):
+    """(wall seconds, cpu seconds, max rss MiB) of one run; exits on failure."""
+    wall, usage = run_usage(cmd)
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
 
 
@@ -133,16 +140,18 @@ def main():
                 whole = best([cli, *args(False, *scoring, threads=threads)], a.runs)
                 start = best([cli, *args(True, *scoring, threads=threads)], a.runs)
                 i = 1 if cpu else 0
-                return (1000 * whole[i] / frames, 1000 * (whole[i] - start[i]) / (frames - 2), whole[2])
+                return (1000 * whole[i] / frames, 1000 * (whole[i] - start[i]) / (frames - 2), whole[2],
+                        1000 * whole[1] / frames)
 
             print(f"\n== {case}: {model}, {w}x{h} {depth}-bit, {frames} frames ({fixture} scaled up)")
             print(f"{'threads':>7} {'ours ms/fr':>10} {'nflx ms/fr':>10} {'ratio':>6} {'ours net':>9} "
-                  f"{'nflx net':>9} {'ratio':>6} {'ours MiB':>8} {'nflx MiB':>8}   (whole model, wall)")
+                  f"{'nflx net':>9} {'ratio':>6} {'ours MiB':>8} {'nflx MiB':>8} {'ours cpu':>9} {'nflx cpu':>9}"
+                  "   (whole model, wall; cpu: user + system ms/frame)")
             for t in threads:
                 o = measure(ours, ["--model", f"version={model}"], t, cpu=False)
                 n = measure(a.netflix, ["--model", f"version={model}"], t, cpu=False)
                 print(f"{t:>7} {o[0]:>10.3f} {n[0]:>10.3f} {ratio(n[0], o[0]):>6} {o[1]:>9.3f} {n[1]:>9.3f} "
-                      f"{ratio(n[1], o[1]):>6} {o[2]:>8.0f} {n[2]:>8.0f}")
+                      f"{ratio(n[1], o[1]):>6} {o[2]:>8.0f} {n[2]:>8.0f} {o[3]:>9.3f} {n[3]:>9.3f}")
             if a.no_per_feature:
                 continue
             print(f"{'extractor':>14} {'ours ms/fr':>10} {'nflx ms/fr':>10} {'ratio':>6} {'ours net':>9} "

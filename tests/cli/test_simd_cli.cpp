@@ -71,7 +71,9 @@ TEST_F(SimdCli, SameBytesForEveryInstructionSet)
         const std::string args = "-r " + shell_quote(fixture / "ref.yuv") + " -d " + shell_quote(fixture / "dis.yuv") +
                                  " -w 576 -h 324 -p 420 -b " + depth +
                                  " -n --feature psnr --feature vif=debug=true --feature adm=debug=true"
-                                 " --feature motion=debug=true --feature cambi --json --precision max -o -";
+                                 " --feature motion=debug=true --feature cambi"
+                                 " --feature speed_chroma --feature speed_temporal"
+                                 " --json --precision max -o -";
         std::string first;
         for (simd::Target target : simd::available()) {
             cap(lower(simd::name(target)));
@@ -85,6 +87,7 @@ TEST_F(SimdCli, SameBytesForEveryInstructionSet)
         }
         EXPECT_NE(first.find("integer_vif_num_scale3"), std::string::npos);
         EXPECT_NE(first.find("cambi"), std::string::npos);
+        EXPECT_NE(first.find("speed_chroma_uv"), std::string::npos);
     }
 }
 

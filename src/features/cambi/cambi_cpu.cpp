@@ -24,7 +24,8 @@ struct CambiScratch final : Scratch {
           image(std::size_t{setup.alloc_width} * setup.alloc_height),
           mask(std::size_t{setup.alloc_width} * setup.alloc_height),
           c_values(std::size_t{setup.alloc_width} * setup.alloc_height),
-          histograms(std::size_t{setup.alloc_width} * setup.contrast.band_size),
+          // + 2: the c-value kernel reads 32 bits at each entry (cambi_kernels.h).
+          histograms(std::size_t{setup.alloc_width} * setup.contrast.band_size + 2),
           lines(3 * std::size_t{setup.alloc_width}),
           flat(kMaskFilterSize + 1, std::vector<std::uint8_t>(setup.alloc_width)),
           column_sums(setup.alloc_width),
@@ -38,7 +39,7 @@ struct CambiScratch final : Scratch {
     std::vector<std::uint16_t> image;
     std::vector<std::uint8_t> mask;
     std::vector<float> c_values;
-    std::vector<std::uint16_t> histograms;
+    std::vector<std::uint16_t> histograms;            // band_size rows of w, 2 more entries
     std::vector<std::uint16_t> lines;                 // filter_mode's horizontal pass, 3 rows
     std::vector<std::vector<std::uint8_t>> flat;      // zero-derivative rows, a ring of 8
     std::vector<std::uint16_t> column_sums;           // flat samples in 7 rows, per column
@@ -250,12 +251,9 @@ private:
 
     void compute_row(int row)
     {
-        const std::uint8_t* m = s_.mask.data() + static_cast<std::size_t>(row) * s_.stride;
-        const std::uint16_t* img = s_.image.data() + static_cast<std::size_t>(row) * s_.stride;
-        float* out = s_.c_values.data() + static_cast<std::size_t>(row) * w_;
-        for (unsigned c = 0; c < w_; ++c) {
-            if (m[c]) out[c] = c_value(s_.histograms.data(), w_, static_cast<int>(c), img[c], p_, reciprocal_);
-        }
+        const std::size_t at = static_cast<std::size_t>(row) * s_.stride;
+        s_.kernels.c_values_row(s_.histograms.data(), w_, s_.mask.data() + at, s_.image.data() + at, p_, reciprocal_,
+                                s_.c_values.data() + static_cast<std::size_t>(row) * w_);
     }
 
     CambiScratch& s_;
@@ -266,22 +264,16 @@ private:
 
 // The exact sum of the top-k c-values (cambi_math.h: any selection of the k
 // largest gives the same sum, so the GPU twin's radix select does).
-FixedSum top_k_sum(float* c_values, double topk, unsigned w, unsigned h)
+FixedSum top_k_sum(const Kernels& kernels, float* c_values, double topk, unsigned w, unsigned h)
 {
     const std::size_t k = static_cast<std::size_t>(topk_count(topk, w, h));
     // Zeros add nothing, so only the non-zero values compete for the top k
     // (c-values are >= 0; most are 0, and k is often above the rest).
-    // Moved to the front without a branch per value (which would mispredict).
-    std::size_t nonzero = 0;
-    for (std::size_t i = 0, n = std::size_t{w} * h; i < n; ++i) {
-        const float v = c_values[i];
-        c_values[nonzero] = v;
-        nonzero += v != 0.0f;
-    }
+    const std::size_t nonzero = kernels.compact_nonzero(c_values, std::size_t{w} * h);
     float* const nonzero_end = c_values + nonzero;
     if (nonzero > k) std::nth_element(c_values, c_values + (k - 1), nonzero_end, std::greater<float>());
     FixedSum sum;
-    for (std::size_t i = 0; i < std::min(k, nonzero); ++i) add_fixed(sum, c_value_fixed(c_values[i]));
+    kernels.add_fixed_values(c_values, std::min(k, nonzero), sum);
     return sum;
 }
 
@@ -339,7 +331,7 @@ double CambiCpu::score(const Picture& picture, const Plan& plan, bool heatmaps, 
         }
         scale_clone(s, setup_.contrast, reciprocal_table(), decimate_first, w, h, pad);
         if (heatmaps) write_heatmap(scale, frame, s.c_values.data(), w, h);
-        sums[scale] = top_k_sum(s.c_values.data(), setup_.topk, w, h);
+        sums[scale] = top_k_sum(s.kernels, s.c_values.data(), setup_.topk, w, h);
     }
     return score_from_pools(setup_, plan, sums);
 }

@@ -35,9 +35,37 @@ void decimate(T* data, std::size_t stride, unsigned w, unsigned h)
     }
 }
 
+void c_values_row(const std::uint16_t* histograms, unsigned w, const std::uint8_t* mask, const std::uint16_t* image,
+                  const ContrastParams& params, const float* reciprocal, float* out)
+{
+    for (unsigned c = 0; c < w; ++c)
+        if (mask[c]) out[c] = c_value(histograms, w, static_cast<int>(c), image[c], params, reciprocal);
+}
+
+// Without a branch per value (which would mispredict: most are 0).
+std::size_t compact_nonzero(float* values, std::size_t n)
+{
+    std::size_t nonzero = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const float v = values[i];
+        values[nonzero] = v;
+        nonzero += v != 0.0f;
+    }
+    return nonzero;
+}
+
+void add_fixed_values(const float* values, std::size_t n, FixedSum& sum)
+{
+    for (std::size_t i = 0; i < n; ++i) add_fixed(sum, c_value_fixed(values[i]));
+}
+
 }  // namespace
 
-Kernels reference_kernels() { return {mask_row, decimate<std::uint16_t>, decimate<std::uint8_t>}; }
+Kernels reference_kernels()
+{
+    return {mask_row, decimate<std::uint16_t>, decimate<std::uint8_t>, c_values_row, compact_nonzero,
+            add_fixed_values};
+}
 
 Kernels kernels() { return simd::use_reference() ? reference_kernels() : simd_kernels(); }
 

@@ -26,10 +26,30 @@ using MaskRowFn = void (*)(const std::uint16_t* column_sums, unsigned w, unsigne
 template <class T>
 using DecimateFn = void (*)(T* data, std::size_t stride, unsigned w, unsigned h);
 
+// The c-values of one row of a w-wide scale: out[c] = c_value() (cambi_math.h)
+// of column c where mask[c] is set; the other columns of `out` stay as they
+// are. `histograms` (row stride w, one row per band value) must have one
+// readable uint16 after its last entry (the SIMD kernel reads 32 bits per
+// 16-bit entry).
+using CValuesRowFn = void (*)(const std::uint16_t* histograms, unsigned w, const std::uint8_t* mask,
+                              const std::uint16_t* image, const ContrastParams& params, const float* reciprocal,
+                              float* out);
+
+// Moves the non-zero values of values[0, n) to the front, in their order;
+// returns how many there are (what lies after them is unspecified).
+using CompactNonzeroFn = std::size_t (*)(float* values, std::size_t n);
+
+// Adds the c-values values[0, n) (each +0 or in the range cambi_math.h's
+// FixedSum comment gives) to `sum` as add_fixed(sum, c_value_fixed(v)) does.
+using AddFixedFn = void (*)(const float* values, std::size_t n, FixedSum& sum);
+
 struct Kernels {
     MaskRowFn mask_row;
     DecimateFn<std::uint16_t> decimate_image;
     DecimateFn<std::uint8_t> decimate_mask;
+    CValuesRowFn c_values_row;
+    CompactNonzeroFn compact_nonzero;
+    AddFixedFn add_fixed_values;
 };
 
 Kernels reference_kernels();

@@ -2,12 +2,18 @@
 // instruction set. All integer: the mask's window sums are the 7 column sums
 // added directly (at most 49, in 16-bit lanes) instead of through a prefix
 // sum, the same integers; the decimation picks the even lanes of two
-// vectors. Columns that do not fill a vector, and the mask's first and last
-// 3 (whose windows are cut by the frame), run the reference.
+// vectors. The c-values run one column per 32-bit lane: the histogram
+// entries and reciprocals are gathered, each contrast step's product and
+// float multiply is the scalar one per lane, and the running maximum keeps
+// the scalar's strict `val > best` (all values are >= 0, never NaN).
+// Columns that do not fill a vector, and the mask's first and last 3 (whose
+// windows are cut by the frame), run the reference.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "features/cambi/cambi_simd.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+
+#include <bit>
 
 #include "core/simd.h"
 #include "features/cambi/cambi_kernels.h"
@@ -75,9 +81,118 @@ void decimate(T* data, std::size_t stride, unsigned w, unsigned h)
     }
 }
 
+void c_values_row(const std::uint16_t* histograms, unsigned w, const std::uint8_t* mask, const std::uint16_t* image,
+                  const ContrastParams& p, const float* reciprocal, float* out)
+{
+    const hn::ScalableTag<std::int32_t> di;
+    const hn::Rebind<std::uint16_t, decltype(di)> d16;
+    const hn::Rebind<std::uint8_t, decltype(di)> d8;
+    const hn::Rebind<float, decltype(di)> df;
+    const unsigned n = static_cast<unsigned>(hn::Lanes(di));
+    // A 16-bit entry is gathered as the 32 bits at its byte offset (the
+    // buffer has the entries after the last one to spare) and cut to its half.
+    const std::int32_t* words = reinterpret_cast<const std::int32_t*>(histograms);
+    constexpr bool little = std::endian::native == std::endian::little;
+    const auto width = hn::Set(di, static_cast<std::int32_t>(w));
+    const auto low_half = hn::Set(di, 0xffff);
+    const auto minus_one = hn::Set(di, -1);
+    const auto base = hn::Set(di, p.band_base);
+    const auto size = hn::Set(di, p.band_size);
+    const auto num_diffs = hn::Set(di, p.num_diffs);
+    const auto vlt = hn::Set(di, p.vlt_luma);
+    // histograms[value * w + col] where `valid`, else 0 (read at entry 0).
+    const auto entry = [&](auto valid, auto value, auto col) {
+        const auto offset = hn::ShiftLeft<1>(hn::IfThenElseZero(valid, hn::Add(hn::Mul(value, width), col)));
+        const auto bits = hn::GatherOffset(di, words, offset);
+        return hn::IfThenElseZero(valid, little ? hn::And(bits, low_half) : hn::ShiftRight<16>(bits));
+    };
+    unsigned c = 0;
+    for (; c + n <= w; c += n) {
+        const auto masked = hn::Ne(hn::PromoteTo(di, hn::LoadU(d8, mask + c)), hn::Zero(di));
+        if (hn::AllFalse(di, masked)) continue;  // out untouched
+        const auto u = hn::PromoteTo(di, hn::LoadU(d16, image + c));
+        const auto compact = hn::Sub(u, base);
+        const auto active = hn::And(masked, hn::And(hn::Gt(compact, minus_one), hn::Lt(compact, size)));
+        auto best = hn::Zero(df);
+        if (!hn::AllFalse(di, active)) {
+            const auto col = hn::Iota(di, static_cast<std::int32_t>(c));
+            const auto value = hn::Add(u, num_diffs);
+            const auto p0 = entry(active, compact, col);
+            for (int d = 0; d < p.num_diffs; ++d) {
+                const auto step = hn::Set(di, d + 1);
+                // value <= tvi[d] && value + d + 1 > vlt_luma
+                const auto visible = hn::And(hn::Lt(value, hn::Set(di, p.tvi[d] + 1)), hn::Gt(hn::Add(value, step), vlt));
+                const auto on = hn::And(active, visible);
+                if (hn::AllFalse(di, on)) continue;
+                const auto down = hn::Sub(compact, step);
+                const auto p1 = entry(on, hn::Add(compact, step), col);
+                const auto p2 = entry(hn::And(on, hn::Gt(down, minus_one)), down, col);
+                const auto pm = hn::Max(p1, p2);
+                const auto product = hn::Mul(hn::Mul(hn::Set(di, contrast_weight(d)), p0), pm);
+                const auto r = hn::GatherIndex(df, reciprocal, hn::IfThenElseZero(on, hn::Add(pm, p0)));
+                const auto val = hn::Mul(hn::ConvertTo(df, product), r);
+                best = hn::IfThenElse(hn::And(hn::RebindMask(df, on), hn::Gt(val, best)), val, best);
+            }
+        }
+        // Masked columns outside the band get 0, as c_value() gives.
+        hn::StoreU(hn::IfThenElse(hn::RebindMask(df, masked), best, hn::LoadU(df, out + c)), df, out + c);
+    }
+    for (; c < w; ++c)
+        if (mask[c]) out[c] = c_value(histograms, w, static_cast<int>(c), image[c], p, reciprocal);
+}
+
+// In place: each vector is loaded before its non-zero lanes are stored at
+// or before its own position, and only those lanes are written.
+std::size_t compact_nonzero(float* values, std::size_t n)
+{
+    const hn::ScalableTag<float> d;
+    const std::size_t lanes = hn::Lanes(d);
+    std::size_t nonzero = 0, i = 0;
+    for (; i + lanes <= n; i += lanes) {
+        const auto v = hn::LoadU(d, values + i);
+        nonzero += hn::CompressBlendedStore(v, hn::Ne(v, hn::Zero(d)), d, values + nonzero);
+    }
+    for (; i < n; ++i) {
+        const float v = values[i];
+        values[nonzero] = v;
+        nonzero += v != 0.0f;
+    }
+    return nonzero;
+}
+
+// c_value_fixed() per 64-bit lane: mantissa << (exponent - 110), 0 for 0;
+// the two halves summed in 64-bit lanes (integer sums, any order).
+void add_fixed_values(const float* values, std::size_t n, FixedSum& sum)
+{
+    const hn::ScalableTag<std::uint64_t> d64;
+    const hn::Rebind<std::uint32_t, decltype(d64)> d32;
+    const std::size_t lanes = hn::Lanes(d64);
+    const auto* bits = reinterpret_cast<const std::uint32_t*>(values);
+    auto high = hn::Zero(d64), low = hn::Zero(d64);
+    const auto low_half = hn::Set(d64, 0xffffffffULL);
+    std::size_t i = 0;
+    for (; i + lanes <= n; i += lanes) {
+        const auto u = hn::PromoteTo(d64, hn::LoadU(d32, bits + i));
+        const auto nonzero = hn::Ne(u, hn::Zero(d64));
+        const auto mantissa = hn::Or(hn::And(u, hn::Set(d64, 0x7fffffULL)), hn::Set(d64, 0x800000ULL));
+        const auto shift = hn::IfThenElseZero(
+            nonzero, hn::Sub(hn::ShiftRight<23>(u), hn::Set(d64, 150 - kFixedFractionBits)));
+        const auto fixed = hn::IfThenElseZero(nonzero, hn::Shl(mantissa, shift));
+        high = hn::Add(high, hn::ShiftRight<32>(fixed));
+        low = hn::Add(low, hn::And(fixed, low_half));
+    }
+    sum.high += hn::GetLane(hn::SumOfLanes(d64, high));
+    sum.low += hn::GetLane(hn::SumOfLanes(d64, low));
+    for (; i < n; ++i) add_fixed(sum, c_value_fixed(values[i]));
+}
+
 }  // namespace
 
-Kernels simd_kernels_here() { return {mask_row, decimate<std::uint16_t>, decimate<std::uint8_t>}; }
+Kernels simd_kernels_here()
+{
+    return {mask_row, decimate<std::uint16_t>, decimate<std::uint8_t>, c_values_row, compact_nonzero,
+            add_fixed_values};
+}
 #endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace twinvmaf::cambi::HWY_NAMESPACE

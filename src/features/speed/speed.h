@@ -20,6 +20,7 @@
 
 #include "core/feature.h"
 #include "features/common/float_filter.h"
+#include "features/speed/speed_kernels.h"
 
 namespace twinvmaf::speed {
 
@@ -72,6 +73,7 @@ struct PlaneStats {
 
 // Working memory for one plane (per worker thread).
 struct PlaneScratch final : Scratch {
+    Kernels kernels = speed::kernels();
     std::vector<float> plane, scaled, row, decimated, local, work;
     std::vector<double> centered, sums;
     PlaneStats ref, dis;
@@ -84,8 +86,8 @@ void plane_stats(const Settings& settings, const Geometry& geometry, const Filte
 
 // The CPU's covariance sums of all 325 pairs of block offsets at once:
 // sums[x * kCovariancePad + y] = covariance_pair_sum(..., x, y) for y <= x
-// (speed_math.h; the pairs run side by side in vector lanes). centered holds
-// sub_w * kCovariancePad doubles.
+// (speed_math.h; the pairs run side by side in vector lanes; the entries
+// with y > x are unspecified). centered holds sub_w * kCovariancePad doubles.
 inline constexpr int kCovariancePad = 32;
 void covariance_sums(const float* data, int stride, int sub_w, int sub_h, const float* means, double* centered,
                      double* sums);

@@ -54,7 +54,10 @@ TV_CPU_CLONES void covariance_sums(const float* data, int stride, int sub_w, int
             for (int x = 0; x < kBlockElements; ++x) {
                 const double cx = c[x];
                 double* s = sums + x * kPad;
-                for (int y = 0; y < kPad; ++y) s[y] += cx * c[y];
+                // Only y <= x is wanted: up to the end of x's group of 8 (whole
+                // vectors of doubles; the entries above x there are unused).
+                const int y_end = (x | 7) + 1;
+                for (int y = 0; y < y_end; ++y) s[y] += cx * c[y];
             }
         }
     }
@@ -142,10 +145,9 @@ void plane_stats(const Settings& settings, const Geometry& g, const Filters& f, 
     out.entropies.resize(static_cast<std::size_t>(blocks));
     const float sigma_nn = static_cast<float>(settings.sigma_nn);
     const double log2_2pie = log2_2pi_e();
-    for (int b = 0; b < blocks; ++b) {
-        out.variances[b] = block_variance(x, y, blocks, b);
-        out.entropies[b] = block_entropy(eig, out.variances[b], sigma_nn, log2_2pie);
-    }
+    for (int b = 0; b < blocks; ++b) out.variances[b] = block_variance(x, y, blocks, b);
+    // block_entropy() of every block (speed_kernels.h: the same bits on every target).
+    s.kernels.block_entropies(eig, out.variances.data(), blocks, sigma_nn, log2_2pie, out.entropies.data());
 }
 
 float speed_score(const Settings& settings, const Geometry& g, const PlaneStats& ref, const PlaneStats& dis)

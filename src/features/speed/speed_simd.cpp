@@ -1,0 +1,237 @@
+// Highway SIMD of SpEED's kernels (speed_kernels.h), compiled once per
+// instruction set: tv::log2_correctly_rounded (core/cr_log2.h) one argument
+// per 64-bit lane. Every step is the scalar one - the same IEEE additions,
+// subtractions, multiplications and divisions in the same order (no fused
+// multiply-add: the project compiles with -ffp-contract=off, and Highway's
+// Mul and Add are single operations), the same exact bit manipulation and
+// the same table entries (gathered) - so each lane rounds exactly as the
+// scalar code does. Arguments outside the scalar's main path (zero,
+// negative, subnormal, infinite, NaN, exact powers of two) are recomputed by
+// the scalar function. The block entropies keep each block's order: the 25
+// terms added in k order, one block per lane.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "features/speed/speed_simd.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include <cstdint>
+
+#include "core/cr_log2.h"
+#include "core/simd.h"
+#include "features/speed/speed_kernels.h"
+#include "features/speed/speed_math.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace twinvmaf::speed::HWY_NAMESPACE {
+
+#if HWY_TARGET == HWY_SCALAR
+Kernels simd_kernels_here() { return reference_kernels(); }
+#else
+namespace {
+
+namespace hn = hwy::HWY_NAMESPACE;
+using D = hn::ScalableTag<double>;
+using V = hn::Vec<D>;
+using DU = hn::RebindToUnsigned<D>;
+using DI = hn::RebindToSigned<D>;
+
+// cr_log2_detail's double-double steps, lane by lane (same operations).
+struct VDD {
+    V hi, lo;
+};
+
+HWY_INLINE VDD two_sum(V a, V b)
+{
+    const V s = hn::Add(a, b);
+    const V bb = hn::Sub(s, a);
+    return {s, hn::Add(hn::Sub(a, hn::Sub(s, bb)), hn::Sub(b, bb))};
+}
+
+HWY_INLINE VDD fast_two_sum(V a, V b)
+{
+    const V s = hn::Add(a, b);
+    return {s, hn::Sub(b, hn::Sub(s, a))};
+}
+
+HWY_INLINE void split(D d, V a, V& hi, V& lo)
+{
+    const V c = hn::Mul(hn::Set(d, 134217729.0), a);
+    hi = hn::Sub(c, hn::Sub(c, a));
+    lo = hn::Sub(a, hi);
+}
+
+HWY_INLINE VDD two_prod(D d, V a, V b)
+{
+    const V p = hn::Mul(a, b);
+    V ah, al, bh, bl;
+    split(d, a, ah, al);
+    split(d, b, bh, bl);
+    // ((ah bh - p) + ah bl + al bh) + al bl, left to right
+    const V lo = hn::Add(hn::Add(hn::Add(hn::Sub(hn::Mul(ah, bh), p), hn::Mul(ah, bl)), hn::Mul(al, bh)),
+                         hn::Mul(al, bl));
+    return {p, lo};
+}
+
+HWY_INLINE VDD dd_add(VDD x, VDD y)
+{
+    VDD s = two_sum(x.hi, y.hi);
+    const VDD t = two_sum(x.lo, y.lo);
+    s.lo = hn::Add(s.lo, t.hi);
+    s = fast_two_sum(s.hi, s.lo);
+    s.lo = hn::Add(s.lo, t.lo);
+    return fast_two_sum(s.hi, s.lo);
+}
+
+HWY_INLINE VDD dd_mul(D d, VDD x, VDD y)
+{
+    VDD p = two_prod(d, x.hi, y.hi);
+    p.lo = hn::Add(p.lo, hn::Add(hn::Mul(x.hi, y.lo), hn::Mul(x.lo, y.hi)));
+    return fast_two_sum(p.hi, p.lo);
+}
+
+HWY_INLINE VDD dd_mul_d(D d, VDD x, V y)
+{
+    VDD p = two_prod(d, x.hi, y);
+    p.lo = hn::Add(p.lo, hn::Mul(x.lo, y));
+    return fast_two_sum(p.hi, p.lo);
+}
+
+HWY_INLINE VDD dd_div(D d, VDD x, VDD y)
+{
+    const V q1 = hn::Div(x.hi, y.hi);
+    VDD r = dd_add(x, dd_mul_d(d, y, hn::Neg(q1)));
+    const V q2 = hn::Div(r.hi, y.hi);
+    r = dd_add(r, dd_mul_d(d, y, hn::Neg(q2)));
+    const V q3 = hn::Div(r.hi, y.hi);
+    const VDD q = fast_two_sum(q1, q2);
+    return dd_add(q, VDD{q3, hn::Zero(d)});
+}
+
+// log2_dd(x).hi for lanes with a normal x > 0 (others: any value).
+HWY_INLINE V log2_normal(D d, V x)
+{
+    using namespace tv::cr_log2_detail;
+    const DU du;
+    const DI di;
+    const auto u = hn::BitCast(du, x);
+    auto e = hn::Sub(hn::BitCast(di, hn::And(hn::ShiftRight<52>(u), hn::Set(du, 0x7ff))), hn::Set(di, 1023));
+    const V m = hn::BitCast(
+        d, hn::Or(hn::And(u, hn::Set(du, 0x000fffffffffffffULL)), hn::Set(du, 0x3ff0000000000000ULL)));
+    const auto i = hn::BitCast(di, hn::And(hn::ShiftRight<44>(u), hn::Set(du, 0xff)));
+    // i >= 128: c = 1 + (i + 1) / 256 and e + 1 (the mask is -1 in those lanes).
+    const auto upper = hn::VecFromMask(di, hn::Gt(i, hn::Set(di, 127)));
+    const auto point = hn::Sub(i, upper);
+    e = hn::Sub(e, upper);
+    const V c = hn::Add(hn::Set(d, 1.0), hn::Mul(hn::ConvertTo(d, point), hn::Set(d, 0x1p-8)));
+    const V zero = hn::Zero(d);
+    const VDD num{hn::Sub(m, c), zero};
+    const VDD den = two_sum(m, c);
+    const VDD s = dd_div(d, num, den);
+    const VDD z = dd_mul(d, s, s);
+    const V zh = z.hi;
+    const V tail = hn::Add(
+        hn::Set(d, 1.0 / 7),
+        hn::Mul(zh, hn::Add(hn::Set(d, 1.0 / 9),
+                            hn::Mul(zh, hn::Add(hn::Set(d, 1.0 / 11),
+                                                hn::Mul(zh, hn::Add(hn::Set(d, 1.0 / 13),
+                                                                    hn::Mul(zh, hn::Set(d, 1.0 / 15)))))))));
+    VDD p = dd_add(VDD{hn::Set(d, kFifthHi), hn::Set(d, kFifthLo)}, dd_mul_d(d, z, tail));
+    p = dd_add(VDD{hn::Set(d, kThirdHi), hn::Set(d, kThirdLo)}, dd_mul(d, z, p));
+    p = dd_add(VDD{hn::Set(d, 1.0), zero}, dd_mul(d, z, p));
+    const VDD atanh_s = dd_mul(d, s, p);
+    const V two = hn::Set(d, 2.0);
+    const VDD log2_ratio = dd_mul(d, VDD{hn::Mul(two, atanh_s.hi), hn::Mul(two, atanh_s.lo)},
+                                  VDD{hn::Set(d, kInvLn2Hi), hn::Set(d, kInvLn2Lo)});
+    // The table of (hi, lo) pairs as doubles: entry i at 2i and 2i + 1.
+    const double* table = &log2_point(0).hi;
+    const auto at = hn::Add(i, i);
+    const VDD t{hn::GatherIndex(d, table, at), hn::GatherIndex(d, table, hn::Add(at, hn::Set(di, 1)))};
+    const VDD frac = dd_add(t, log2_ratio);
+    return dd_add(VDD{hn::ConvertTo(d, e), zero}, frac).hi;
+}
+
+// The lanes log2_normal() serves exactly as the scalar function does:
+// finite, positive, normal, and not a power of two (exponent field 1..2046,
+// sign 0, fraction not 0).
+HWY_INLINE hn::Mask<D> on_main_path(D d, V x)
+{
+    const DU du;
+    const auto u = hn::BitCast(du, x);
+    const auto field = hn::ShiftRight<52>(u);  // sign and exponent
+    const auto normal = hn::And(hn::Gt(field, hn::Zero(du)), hn::Lt(field, hn::Set(du, 0x7ff)));
+    const auto fraction = hn::Ne(hn::And(u, hn::Set(du, 0x000fffffffffffffULL)), hn::Zero(du));
+    return hn::RebindMask(d, hn::And(normal, fraction));
+}
+
+// log2 of a vector: the lanes off the main path by the scalar function.
+HWY_INLINE V log2_vector(D d, V x)
+{
+    V result = log2_normal(d, x);
+    const auto main = on_main_path(d, x);
+    if (HWY_UNLIKELY(!hn::AllTrue(d, main))) {
+        HWY_ALIGN double args[hn::MaxLanes(d)];
+        HWY_ALIGN double values[hn::MaxLanes(d)];
+        hn::Store(x, d, args);
+        hn::Store(result, d, values);
+        HWY_ALIGN double on[hn::MaxLanes(d)];
+        hn::Store(hn::IfThenElseZero(main, hn::Set(d, 1.0)), d, on);
+        for (std::size_t k = 0; k < hn::Lanes(d); ++k)
+            if (on[k] == 0.0) values[k] = tv::log2_correctly_rounded(args[k]);
+        result = hn::Load(d, values);
+    }
+    return result;
+}
+
+void log2_many(const double* x, std::size_t n, double* out)
+{
+    const D d;
+    const std::size_t lanes = hn::Lanes(d);
+    std::size_t i = 0;
+    for (; i + lanes <= n; i += lanes) hn::StoreU(log2_vector(d, hn::LoadU(d, x + i)), d, out + i);
+    for (; i < n; ++i) out[i] = tv::log2_correctly_rounded(x[i]);
+}
+
+void block_entropies(const float* eig, const float* variances, int blocks, float sigma_nn, double log2_2pie,
+                     float* out)
+{
+    const D d;
+    const hn::Rebind<float, D> df;  // one float per 64-bit lane
+    const int lanes = static_cast<int>(hn::Lanes(d));
+    const auto sigma = hn::Set(df, sigma_nn);
+    const V offset = hn::Set(d, log2_2pie);
+    int b = 0;
+    for (; b + lanes <= blocks; b += lanes) {
+        const auto variance = hn::LoadU(df, variances + b);
+        auto entropy = hn::Zero(df);
+        for (int k = 0; k < kBlockElements; ++k) {
+            // entropy_term(): log2(L * S + sigma_nn) (in float, then double) + log2(2 pi e)
+            const auto arg = hn::Add(hn::Mul(hn::Set(df, clamped_eigenvalue(eig, k)), variance), sigma);
+            const V term = hn::Add(log2_vector(d, hn::PromoteTo(d, arg)), offset);
+            entropy = hn::DemoteTo(df, hn::Add(hn::PromoteTo(d, entropy), term));  // entropy_step()
+        }
+        hn::StoreU(entropy, df, out + b);
+    }
+    for (; b < blocks; ++b) out[b] = block_entropy(eig, variances[b], sigma_nn, log2_2pie);
+}
+
+}  // namespace
+
+Kernels simd_kernels_here() { return {log2_many, block_entropies}; }
+#endif  // HWY_TARGET == HWY_SCALAR
+
+}  // namespace twinvmaf::speed::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace twinvmaf::speed {
+
+HWY_EXPORT(simd_kernels_here);
+
+Kernels simd_kernels()
+{
+    simd::configure();
+    return HWY_DYNAMIC_DISPATCH(simd_kernels_here)();
+}
+
+}  // namespace twinvmaf::speed
+#endif

@@ -1,0 +1,139 @@
+// SpEED's SIMD kernels against the reference ones (speed_kernels.h), for
+// every instruction set this build has: the correctly rounded log2 on
+// arguments over the whole double range (random bits, near 1 and near powers
+// of two on both sides, subnormals, zeros, negatives, infinities, NaN) at
+// every count 0..64 and a few larger, and the block entropies of 1..64 and
+// more blocks with eigenvalues and variances from 0 and below to huge.
+// Results are compared bit for bit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/cr_log2.h"
+#include "features/speed/speed_kernels.h"
+#include "features/speed/speed_math.h"
+#include "simd_targets.h"
+
+namespace twinvmaf::speed {
+namespace {
+
+using test::for_each_simd_target;
+using test::test_widths;
+
+double from_bits(std::uint64_t u)
+{
+    double x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+// Arguments of every kind, shuffled so that special values share vectors
+// with ordinary ones.
+std::vector<double> log2_arguments(std::mt19937_64& rng)
+{
+    std::vector<double> x;
+    for (int i = 0; i < 4000; ++i) x.push_back(from_bits(rng() & 0x7fffffffffffffffULL));  // any positive
+    for (int i = 0; i < 2000; ++i) x.push_back(from_bits(rng()));                         // any sign
+    std::uniform_real_distribution<double> unit(0.0, 4.0);
+    for (int i = 0; i < 4000; ++i) x.push_back(unit(rng));  // the block entropies' range
+    for (int k = -1074; k <= 1023; k += 7) {
+        const double p = std::ldexp(1.0, k);
+        x.push_back(p);
+        x.push_back(std::nextafter(p, 0.0));
+        x.push_back(std::nextafter(p, 10.0 * p));
+        x.push_back(p * 1.5);
+        x.push_back(std::nextafter(p * 1.5, 0.0));
+    }
+    for (int k = 1; k < 300; ++k) {  // around 1, where log2 is near 0
+        x.push_back(1.0 + k * std::numeric_limits<double>::epsilon());
+        x.push_back(1.0 - k * std::numeric_limits<double>::epsilon() / 2);
+    }
+    for (int i = 0; i < 256; ++i) x.push_back(1.0 + i / 256.0 + 1e-9);  // each table entry
+    for (double v : {0.0, -0.0, -1.0, std::numeric_limits<double>::infinity(),
+                     -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+                     std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::min(),
+                     std::numeric_limits<double>::max(), 0.19, 0.209})
+        x.push_back(v);
+    std::shuffle(x.begin(), x.end(), rng);
+    return x;
+}
+
+TEST(SimdSpeed, Log2MatchesTheReference)
+{
+    const Kernels reference = reference_kernels();
+    const auto targets = for_each_simd_target([&] {
+        const Kernels simd = simd_kernels();
+        std::mt19937_64 rng(60);
+        const std::vector<double> x = log2_arguments(rng);
+        std::vector<double> expected(x.size()), actual(x.size());
+        reference.log2(x.data(), x.size(), expected.data());
+        simd.log2(x.data(), x.size(), actual.data());
+        ASSERT_EQ(0, std::memcmp(expected.data(), actual.data(), sizeof(double) * x.size()));
+        // Every count, from every offset (tails of every vector length).
+        for (unsigned n : test_widths()) {
+            SCOPED_TRACE(testing::Message() << "count " << n);
+            const std::size_t start = rng() % (x.size() - n);
+            std::vector<double> e(n + 3, 7.0), a = e;
+            reference.log2(x.data() + start, n, e.data());
+            simd.log2(x.data() + start, n, a.data());
+            ASSERT_EQ(0, std::memcmp(e.data(), a.data(), sizeof(double) * e.size()));
+        }
+    });
+    std::cout << "SIMD targets checked:";
+    for (const auto& name : targets) std::cout << " " << name;
+    std::cout << "\n";
+}
+
+// A float from 0 (or below) to huge, mostly in the ordinary range.
+float any_float(std::mt19937& rng, bool negatives)
+{
+    switch (rng() % 8) {
+    case 0: return 0.0f;
+    case 1: return negatives ? -std::ldexp(1.0f, -static_cast<int>(rng() % 30)) : 0.0f;
+    case 2: return std::ldexp(1.0f, static_cast<int>(rng() % 200) - 100);
+    case 3: return std::ldexp(static_cast<float>(rng() % 1000 + 1), static_cast<int>(rng() % 60) - 30);
+    default: return std::uniform_real_distribution<float>(0.0f, 50.0f)(rng);
+    }
+}
+
+TEST(SimdSpeed, BlockEntropiesMatchTheReference)
+{
+    const Kernels reference = reference_kernels();
+    const double log2_2pie = log2_2pi_e();
+    for_each_simd_target([&] {
+        const Kernels simd = simd_kernels();
+        std::mt19937 rng(61);
+        for (unsigned blocks : test_widths()) {
+            for (float sigma_nn : {0.19f, 0.29f, 1e-3f, 7.0f}) {
+                SCOPED_TRACE(testing::Message() << "blocks " << blocks << " sigma_nn " << sigma_nn);
+                std::vector<float> eig(kBlockElements), variances(blocks);
+                for (float& v : eig) v = any_float(rng, true);
+                for (float& v : variances) v = any_float(rng, true);
+                std::vector<float> expected(blocks + 5, 0.5f), actual = expected;
+                reference.block_entropies(eig.data(), variances.data(), static_cast<int>(blocks), sigma_nn,
+                                          log2_2pie, expected.data());
+                simd.block_entropies(eig.data(), variances.data(), static_cast<int>(blocks), sigma_nn, log2_2pie,
+                                     actual.data());
+                ASSERT_EQ(0, std::memcmp(expected.data(), actual.data(), sizeof(float) * expected.size()));
+            }
+        }
+    });
+}
+
+// The reference kernels are the math header's functions.
+TEST(SimdSpeed, ReferenceKernelsAreTheMathHeader)
+{
+    const double x[3] = {0.19, 3.0, 1e-300};
+    double out[3];
+    reference_kernels().log2(x, 3, out);
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(tv::log2_correctly_rounded(x[i]), out[i]);
+}
+
+}  // namespace
+}  // namespace twinvmaf::speed
