@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/message_text.h"
+#include "io/raw_reader.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf::cli {
@@ -84,7 +86,7 @@ std::uint64_t parse_count(const char* text, int code)
     char* end = nullptr;
     const unsigned long long value = std::strtoull(text, &end, 0);
     if (!*text || *end || errno || std::strchr(text, '-'))
-        throw UsageError("invalid argument \"" + std::string(text) + "\" for option " +
+        throw UsageError("invalid argument \"" + message_text(text) + "\" for option " +
                          option_label(code) + "; should be a non-negative integer");
     return value;
 }
@@ -93,9 +95,19 @@ unsigned parse_unsigned(const char* text, int code, std::uint64_t max = 0xffffff
 {
     const std::uint64_t value = parse_count(text, code);
     if (value > max)
-        throw UsageError("invalid argument \"" + std::string(text) + "\" for option " +
+        throw UsageError("invalid argument \"" + message_text(text) + "\" for option " +
                          option_label(code) + "; at most " + std::to_string(max));
     return static_cast<unsigned>(value);
+}
+
+// -w / -h: 1 .. kMaxFrameDimension.
+unsigned parse_dimension(const char* text, int code)
+{
+    const unsigned value = parse_unsigned(text, code, kMaxFrameDimension);
+    if (value == 0)
+        throw UsageError("invalid argument \"" + message_text(text) + "\" for option " + option_label(code) +
+                         "; a frame size must be positive");
+    return value;
 }
 
 ChromaFormat parse_pixel_format(const char* text)
@@ -104,7 +116,7 @@ ChromaFormat parse_pixel_format(const char* text)
     if (s == "420") return ChromaFormat::k420;
     if (s == "422") return ChromaFormat::k422;
     if (s == "444") return ChromaFormat::k444;
-    throw UsageError("invalid argument \"" + s + "\" for option -p/--pixel_format; should be "
+    throw UsageError("invalid argument \"" + message_text(s) + "\" for option -p/--pixel_format; should be "
                      "a valid pixel format (420/422/444)");
 }
 
@@ -112,7 +124,7 @@ unsigned parse_bitdepth(const char* text)
 {
     const unsigned bits = parse_unsigned(text, 'b');
     if (bits != 8 && bits != 10 && bits != 12 && bits != 16)
-        throw UsageError("invalid argument \"" + std::string(text) + "\" for option "
+        throw UsageError("invalid argument \"" + message_text(text) + "\" for option "
                          "-b/--bitdepth; should be a valid bitdepth (8/10/12/16)");
     return bits;
 }
@@ -164,7 +176,7 @@ void add_aom_ctc_preset(Settings& s, const std::string& version)
     static const char* const kVersions[] = {"v1.0", "v2.0", "v3.0", "v4.0", "v5.0", "v6.0", "v7.0"};
     const auto found = std::find(std::begin(kVersions), std::end(kVersions), version);
     if (found == std::end(kVersions))
-        throw UsageError("bad aom_ctc version \"" + version + "\"; valid: v1.0 .. v7.0");
+        throw UsageError("bad aom_ctc version \"" + message_text(version) + "\"; valid: v1.0 .. v7.0");
     const int level = static_cast<int>(found - std::begin(kVersions)) + 1;
 
     add_preset_model(s, "vmaf_v0.6.1", "vmaf");
@@ -182,7 +194,8 @@ void add_aom_ctc_preset(Settings& s, const std::string& version)
 // Netflix's --nflx_ctc v1.0.
 void add_nflx_ctc_preset(Settings& s, const std::string& version)
 {
-    if (version != "v1.0") throw UsageError("bad nflx_ctc version \"" + version + "\"; valid: v1.0");
+    if (version != "v1.0")
+        throw UsageError("bad nflx_ctc version \"" + message_text(version) + "\"; valid: v1.0");
     add_preset_model(s, "vmaf_4k_v0.6.1", "vmaf");
     add_preset_model(s, "vmaf_4k_v0.6.1neg", "vmaf_neg");
     for (const char* feature : {"psnr=enable_chroma=true:enable_apsnr=true",
@@ -197,12 +210,13 @@ FeatureRequest parse_feature_argument(const std::string& text)
     FeatureRequest request;
     const std::size_t at = text.find('=');
     request.name = text.substr(0, at);
-    if (request.name.empty()) throw UsageError("--feature: missing feature name in \"" + text + "\"");
+    if (request.name.empty())
+        throw UsageError("--feature: missing feature name in \"" + message_text(text) + "\"");
     if (at == std::string::npos) return request;
     for (const std::string& pair : split(text.substr(at + 1), ':')) {
         auto [key, value] = split_key_value(pair);
         if (key.empty() || !value)
-            throw UsageError("--feature " + text + ": bad option string \"" + pair +
+            throw UsageError("--feature " + message_text(text) + ": bad option string \"" + message_text(pair) +
                              "\"; expected option=value");
         request.options.emplace_back(key, libvmaf_option_text(*value));
     }
@@ -218,7 +232,9 @@ ModelRequest parse_model_argument(const std::string& text)
         if (!value) {
             // Netflix takes these two as flags without a value.
             if (key == "disable_clip" || key == "enable_transform") value = "true";
-            else throw UsageError("--model " + text + ": bad option string \"" + pair + "\"");
+            else
+                throw UsageError("--model " + message_text(text) + ": bad option string \"" + message_text(pair) +
+                                 "\"");
         }
         if (key == "path") model.path = *value;
         else if (key == "name") model.name = *value;
@@ -228,7 +244,7 @@ ModelRequest parse_model_argument(const std::string& text)
         else {
             const std::size_t dot = key.find('.');
             if (dot == std::string::npos || dot == 0 || dot + 1 == key.size())
-                throw UsageError("--model " + text + ": unknown key \"" + key +
+                throw UsageError("--model " + message_text(text) + ": unknown key \"" + message_text(key) +
                                  "\"; expected path, version, name, disable_clip, "
                                  "enable_transform or <feature>.<option>");
             model.overrides.push_back(
@@ -236,7 +252,7 @@ ModelRequest parse_model_argument(const std::string& text)
         }
     }
     if (model.path.empty() == model.version.empty())
-        throw UsageError("--model " + text + ": give exactly one of path= or version=");
+        throw UsageError("--model " + message_text(text) + ": give exactly one of path= or version=");
     return model;
 }
 
@@ -296,7 +312,9 @@ ParseResult parse_arguments(int argc, char** argv)
     unsigned width = 0, height = 0, bitdepth = 0;
     std::optional<ChromaFormat> chroma;
 
-    optind = 1;
+    // 0, not 1: glibc then also forgets where it was inside a cluster of
+    // short options ("-nq") when an earlier parse stopped part-way (a throw).
+    optind = 0;
     opterr = 0;  // we report errors ourselves, on one line
     int code;
     const char* short_options = ":r:d:w:h:p:b:m:o:nvq";
@@ -304,8 +322,8 @@ ParseResult parse_arguments(int argc, char** argv)
         switch (code) {
         case 'r': s.reference = optarg; break;
         case 'd': s.distorted = optarg; break;
-        case 'w': width = parse_unsigned(optarg, 'w'); raw_flag_seen = true; break;
-        case 'h': height = parse_unsigned(optarg, 'h'); raw_flag_seen = true; break;
+        case 'w': width = parse_dimension(optarg, 'w'); raw_flag_seen = true; break;
+        case 'h': height = parse_dimension(optarg, 'h'); raw_flag_seen = true; break;
         case 'p': chroma = parse_pixel_format(optarg); raw_flag_seen = true; break;
         case 'b': bitdepth = parse_bitdepth(optarg); raw_flag_seen = true; break;
         case 'm': s.models.push_back(parse_model_argument(optarg)); break;
@@ -337,29 +355,36 @@ ParseResult parse_arguments(int argc, char** argv)
         case kBackend: {
             const std::string backend = optarg;
             if (backend != "cpu" && backend != "cuda" && backend != "hip" && backend != "auto")
-                throw UsageError("invalid argument \"" + backend + "\" for option --backend; should be "
+                throw UsageError("invalid argument \"" + message_text(backend) + "\" for option --backend; should be "
                                  "cpu, cuda, hip or auto");
             s.backend = backend;
             break;
         }
-        case kGpu: s.gpu = static_cast<int>(parse_unsigned(optarg, kGpu, 1023)); break;
+        case kGpu:
+            s.gpu = static_cast<int>(parse_unsigned(optarg, kGpu, 1023));
+            s.gpu_given = true;
+            break;
         case 'n': s.no_prediction = true; break;
         case 'q': s.quiet = true; break;
         case 'v': result.action = Action::kVersion; return result;
         case kHelp: result.action = Action::kHelp; return result;
         case ':':
-            throw UsageError("option " + std::string(argv[optind - 1]) + " needs a value");
+            throw UsageError("option " + message_text(argv[optind - 1]) + " needs a value");
         default: {
             const std::string bad = optopt ? std::string("-") + static_cast<char>(optopt)
                                            : std::string(argv[optind - 1]);
-            throw UsageError("unknown option " + bad);
+            throw UsageError("unknown option " + message_text(bad));
         }
         }
     }
-    if (optind < argc) throw UsageError("unexpected argument \"" + std::string(argv[optind]) + "\"");
+    if (optind < argc) throw UsageError("unexpected argument \"" + message_text(argv[optind]) + "\"");
 
     if (s.reference.empty()) throw UsageError("reference .y4m or .yuv (-r/--reference) is required");
     if (s.distorted.empty()) throw UsageError("distorted .y4m or .yuv (-d/--distorted) is required");
+    if (s.reference == kStandardInputPath && s.distorted == kStandardInputPath)
+        throw UsageError("-r - and -d - cannot both read standard input; give one of them a file");
+    if (s.gpu_given && s.backend == "cpu")
+        throw UsageError("--gpu picks a GPU device; it cannot apply with --backend cpu");
     if (raw_flag_seen) {
         if (!width || !height || !chroma || !bitdepth)
             throw UsageError("raw .yuv input needs all of --width/-w, --height/-h, "

@@ -48,6 +48,7 @@ struct Settings {
     bool quiet = false;
     std::string backend = "auto";  // cpu | cuda | hip | auto
     int gpu = 0;                   // device index for cuda/hip
+    bool gpu_given = false;        // --gpu was on the command line
 };
 
 // What main() should do after parsing.

@@ -18,6 +18,7 @@
 #include "cli/progress.h"
 #include "core/collector.h"
 #include "core/feature.h"
+#include "core/message_text.h"
 #include "core/pipeline.h"
 #include "core/thread_pool.h"
 #include "gpu/gpu_engine.h"
@@ -50,7 +51,7 @@ std::vector<model::LoadedModel> load_models(const Settings& settings)
                 model::apply_override(loaded, extractor, overrides);
             models.push_back(std::move(loaded));
         } catch (const Error& e) {
-            throw Error("--model " + request.text + ": " + e.what());
+            throw Error("--model " + message_text(request.text) + ": " + e.what());
         }
     }
     return models;
@@ -91,7 +92,7 @@ std::vector<std::unique_ptr<FeatureExtractor>> make_extractors(
     std::vector<std::string> names;
     auto claim = [&](const std::string& name, const std::string& writer) {
         if (std::find(names.begin(), names.end(), name) != names.end())
-            throw Error("two sources write '" + name + "' (the second: " + writer +
+            throw Error("two sources write '" + message_text(name) + "' (the second: " + message_text(writer) +
                         "); give each feature once, with options that rename its outputs, "
                         "and name models apart with --model ...:name=");
         names.push_back(name);
@@ -113,6 +114,13 @@ Backend choose_backend(const Settings& settings, const std::vector<OptionValues>
     if (settings.backend == "cpu") return Backend::kCpu;
     if (settings.backend == "cuda") return Backend::kCuda;
     if (settings.backend == "hip") return Backend::kHip;
+    // An explicit --gpu must name a device that exists, or it would be
+    // silently ignored.
+    if (settings.gpu_given && gpu_device_count(Backend::kCuda) <= settings.gpu &&
+        gpu_device_count(Backend::kHip) <= settings.gpu)
+        throw Error("--gpu " + std::to_string(settings.gpu) + ": there is no such GPU (CUDA devices: " +
+                    std::to_string(gpu_device_count(Backend::kCuda)) +
+                    ", HIP devices: " + std::to_string(gpu_device_count(Backend::kHip)) + ")");
     for (Backend gpu : {Backend::kCuda, Backend::kHip}) {
         if (gpu_device_count(gpu) <= settings.gpu) continue;
         const bool all_twins = std::all_of(features.begin(), features.end(), [&](const OptionValues& f) {

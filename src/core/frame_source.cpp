@@ -150,7 +150,8 @@ void FrameSource::read_in_order(unsigned lane)
 
 void FrameSource::warn_shorter(std::uint64_t scored, unsigned ended_lane)
 {
-    if (!config_.warn) return;
+    // With no frame scored the run fails, and its error says why.
+    if (!config_.warn || scored == 0) return;
     const VideoReader& ended = *lanes_[ended_lane].reader;
     const VideoReader& other = *lanes_[1 - ended_lane].reader;
     config_.warn("\"" + ended.path() + "\" ended before \"" + other.path() + "\"; scored the first " +

@@ -10,6 +10,7 @@
 #include <memory>
 #include <utility>
 
+#include "core/message_text.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf {
@@ -37,21 +38,33 @@ void check_video_format(const std::string& path, const VideoFormat& format)
                     " is not supported (use 8, 10, 12 or 16)");
 }
 
-InputFile::InputFile(const std::string& path) : path_(path)
+InputFile::InputFile(const std::string& path)
 {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
+    const bool standard_input = path == kStandardInputPath;
+    path_ = standard_input ? "standard input" : message_text(path);
+    if (standard_input) {
+        if (::isatty(STDIN_FILENO))
+            throw Error("standard input is a terminal, not a video: pipe one in "
+                        "(e.g. ffmpeg -i in.mp4 -f yuv4mpegpipe - | twinvmaf -r - ...)");
+        fd_ = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+    } else {
+        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    }
+    if (fd_ < 0) throw Error(path_ + ": cannot open: " + std::strerror(errno));
     struct stat info {};
     if (::fstat(fd_, &info) != 0) {
         const int error = errno;
         ::close(fd_);
-        throw Error(path + ": cannot open: " + std::strerror(error));
+        throw Error(path_ + ": cannot open: " + std::strerror(error));
     }
     if (S_ISDIR(info.st_mode)) {
         ::close(fd_);
-        throw Error(path + ": cannot open: " + std::strerror(EISDIR));
+        throw Error(path_ + ": cannot open: " + std::strerror(EISDIR));
     }
     regular_ = S_ISREG(info.st_mode);
+    // Offsets in a regular file count from its start: standard input
+    // redirected from a file part-way through it is read as a stream.
+    if (regular_ && standard_input && ::lseek(fd_, 0, SEEK_CUR) != 0) regular_ = false;
 #ifdef F_SETPIPE_SZ
     // A bigger pipe means fewer wake-ups per frame; failure (limits) is harmless.
     if (S_ISFIFO(info.st_mode)) ::fcntl(fd_, F_SETPIPE_SZ, 1 << 20);
@@ -191,7 +204,7 @@ bool RawReader::read(Picture& picture)
 {
     // Stop at the size measured at open, so read() agrees with frame_count().
     if (frame_count_ && position_ >= *frame_count_) return false;
-    picture.reset(format_);
+    reset_for_frame(picture, format_, path_, position_);
     if (!read_frame_bytes(picture.bytes())) return false;
     check_sample_range(picture, path_, position_);
     ++position_;

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <new>
 #include <utility>
 
+#include "io/container_signature.h"
 #include "io/raw_reader.h"
 #include "io/y4m_reader.h"
 #include "twinvmaf/error.h"
@@ -33,23 +35,43 @@ std::unique_ptr<VideoReader> open_video(const std::string& path,
                                         const std::optional<VideoFormat>& raw_format)
 {
     InputFile file(path);
+    const std::string name = file.path();  // a copy: `file` moves into the reader
     // Sniff by reading rather than peeking: a pipe cannot be re-read, so the
-    // bytes travel on to the reader.
+    // bytes travel on to the reader. The Y4M magic decides first (a Y4M
+    // reader takes no more than the magic).
     std::string head(kY4mMagicBytes, '\0');
     head.resize(file.read_fully(head.data(), head.size()));
 
     if (head == kY4mMagic) {
         auto reader = std::make_unique<Y4mReader>(std::move(file), head);
         if (raw_format && *raw_format != reader->format())
-            throw Error(path + ": the Y4M header says " + reader->format().describe() +
+            throw Error(name + ": the Y4M header says " + reader->format().describe() +
                         " but --width/--height/--pixel_format/--bitdepth say " +
                         raw_format->describe());
         return reader;
     }
-    if (has_y4m_extension(path)) throw Error(path + ": .y4m file without YUV4MPEG2 header");
+    if (head.size() == kY4mMagicBytes) {
+        head.resize(kContainerSniffBytes);
+        head.resize(kY4mMagicBytes + file.read_fully(head.data() + kY4mMagicBytes, head.size() - kY4mMagicBytes));
+    }
+    if (const auto container = container_name(head))
+        throw Error(name + ": this is " + *container +
+                    " (compressed video in a container), not raw YUV or Y4M; decode it first, "
+                    "e.g. ffmpeg -i FILE -f yuv4mpegpipe - | twinvmaf -r - ...");
+    if (has_y4m_extension(path)) throw Error(name + ": .y4m file without YUV4MPEG2 header");
     if (!raw_format)
-        throw Error(path + ": raw YUV input needs --width, --height, --pixel_format and --bitdepth");
+        throw Error(name + ": raw YUV input needs --width, --height, --pixel_format and --bitdepth");
     return std::make_unique<RawReader>(std::move(file), *raw_format, std::move(head));
+}
+
+void reset_for_frame(Picture& picture, const VideoFormat& format, const std::string& what, std::uint64_t frame)
+{
+    try {
+        picture.reset(format);
+    } catch (const std::bad_alloc&) {
+        throw Error(what + ": frame " + std::to_string(frame) + ": out of memory for a " +
+                    std::to_string(format.frame_bytes()) + "-byte frame of " + format.describe());
+    }
 }
 
 void check_sample_range(const Picture& picture, const std::string& what, std::uint64_t frame)

@@ -59,13 +59,19 @@ protected:
     std::uint64_t position_ = 0;
 };
 
-// Opens `path`. Y4M is recognised by the "YUV4MPEG2 " magic or a .y4m
-// extension; anything else is raw YUV and needs `raw_format` (from --width,
+// Opens `path` ("-": standard input). Y4M is recognised by the "YUV4MPEG2 "
+// magic; a compressed-video container (MP4/MOV, Matroska/WebM, IVF, MPEG-TS,
+// AVI, Ogg, FLV: io/container_signature.h) or a .y4m file without the magic
+// is refused; anything else is raw YUV and needs `raw_format` (from --width,
 // --height, --pixel_format, --bitdepth). When `raw_format` is given for a Y4M
 // file, the header's geometry must agree with it. Throws twinvmaf::Error with a
 // one-line message naming the file and the problem.
 std::unique_ptr<VideoReader> open_video(const std::string& path,
                                         const std::optional<VideoFormat>& raw_format);
+
+// picture.reset(format) for frame `frame` of `what`, with an Error naming
+// them (and the bytes) when memory runs out, rather than std::bad_alloc.
+void reset_for_frame(Picture& picture, const VideoFormat& format, const std::string& what, std::uint64_t frame);
 
 // Throws if any sample of `picture` exceeds its bit depth (e.g. a 10-bit file
 // read with --bitdepth 8 is caught by its size; an 8-bit value range is always
