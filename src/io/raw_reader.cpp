@@ -194,9 +194,7 @@ bool RawReader::read_frame_bytes(std::uint8_t* destination)
         }
     }
     if (done == 0) return false;
-    if (done < frame_bytes_)
-        throw Error(path_ + ": frame " + std::to_string(position_) + ": truncated frame (got " +
-                    std::to_string(done) + " of " + std::to_string(frame_bytes_) + " bytes)");
+    if (done < frame_bytes_) throw_truncated_frame(path_, position_, done, frame_bytes_);
     return true;
 }
 
@@ -204,8 +202,19 @@ bool RawReader::read(Picture& picture)
 {
     // Stop at the size measured at open, so read() agrees with frame_count().
     if (frame_count_ && position_ >= *frame_count_) return false;
-    reset_for_frame(picture, format_, path_, position_);
-    if (!read_frame_bytes(picture.bytes())) return false;
+    if (!file_.regular() && !stream_proven_) {
+        // The first frame of a pipe: nothing shows yet that the geometry's
+        // frame size (up to 6 GiB) is real, so its buffer grows as it comes.
+        const bool got = read_first_stream_frame(picture, format_, path_, position_, [&](std::uint8_t* to, std::size_t n) {
+            const std::size_t taken = take_consumed(to, n);
+            return taken + file_.read_fully(to + taken, n - taken);
+        });
+        if (!got) return false;
+        stream_proven_ = true;
+    } else {
+        reset_for_frame(picture, format_, path_, position_);
+        if (!read_frame_bytes(picture.bytes())) return false;
+    }
     check_sample_range(picture, path_, position_);
     ++position_;
     return true;
@@ -219,9 +228,7 @@ void RawReader::read_frame_part_at(std::uint64_t frame, Picture& picture, std::s
         throw Error(path_ + ": internal: frame " + std::to_string(frame) + " read out of range");
     const std::size_t got = file_.read_at(picture.bytes() + offset, length, frame * frame_bytes_ + offset);
     // The size was checked at open; a file that shrank since is truncated.
-    if (got < length)
-        throw Error(path_ + ": frame " + std::to_string(frame) + ": truncated frame (got " +
-                    std::to_string(offset + got) + " of " + std::to_string(frame_bytes_) + " bytes)");
+    if (got < length) throw_truncated_frame(path_, frame, offset + got, frame_bytes_);
     check_sample_range(picture, path_, frame, offset, length);
 }
 

@@ -88,6 +88,8 @@ private:
     // Bytes read before this reader existed, served before the file's (pipes only).
     std::string consumed_;
     std::size_t consumed_offset_ = 0;
+    // A pipe has delivered one whole frame (read_first_stream_frame).
+    bool stream_proven_ = false;
 };
 
 }  // namespace twinvmaf

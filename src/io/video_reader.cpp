@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 #include <utility>
+#include <vector>
 
 #include "io/container_signature.h"
 #include "io/raw_reader.h"
@@ -64,14 +65,63 @@ std::unique_ptr<VideoReader> open_video(const std::string& path,
     return std::make_unique<RawReader>(std::move(file), *raw_format, std::move(head));
 }
 
+namespace {
+
+[[noreturn]] void throw_out_of_memory(const std::string& what, std::uint64_t frame, const VideoFormat& format)
+{
+    throw Error(what + ": frame " + std::to_string(frame) + ": out of memory for a " +
+                std::to_string(format.frame_bytes()) + "-byte frame of " + format.describe());
+}
+
+}  // namespace
+
 void reset_for_frame(Picture& picture, const VideoFormat& format, const std::string& what, std::uint64_t frame)
 {
     try {
         picture.reset(format);
     } catch (const std::bad_alloc&) {
-        throw Error(what + ": frame " + std::to_string(frame) + ": out of memory for a " +
-                    std::to_string(format.frame_bytes()) + "-byte frame of " + format.describe());
+        throw_out_of_memory(what, frame, format);
     }
+}
+
+void throw_truncated_frame(const std::string& what, std::uint64_t frame, std::uint64_t got, std::uint64_t bytes)
+{
+    throw Error(what + ": frame " + std::to_string(frame) + ": truncated frame (got " + std::to_string(got) + " of " +
+                std::to_string(bytes) + " bytes)");
+}
+
+bool read_first_stream_frame(Picture& picture, const VideoFormat& format, const std::string& what,
+                             std::uint64_t frame,
+                             const std::function<std::size_t(std::uint8_t*, std::size_t)>& read_some)
+{
+    const std::size_t frame_bytes = format.frame_bytes();
+    // Small frames are read in place: their buffer is no risk.
+    constexpr std::size_t kFirstStep = std::size_t{1} << 24;
+    if (frame_bytes <= kFirstStep) {
+        reset_for_frame(picture, format, what, frame);
+        const std::size_t got = read_some(picture.bytes(), frame_bytes);
+        if (got == 0) return false;
+        if (got < frame_bytes) throw_truncated_frame(what, frame, got, frame_bytes);
+        return true;
+    }
+    std::vector<std::uint8_t> gathered;
+    std::size_t done = 0;
+    while (done < frame_bytes) {
+        const std::size_t want = std::min(frame_bytes, std::max(kFirstStep, 2 * done)) - done;
+        try {
+            gathered.resize(done + want);
+        } catch (const std::bad_alloc&) {
+            throw_out_of_memory(what, frame, format);
+        }
+        const std::size_t got = read_some(gathered.data() + done, want);
+        done += got;
+        if (got < want) break;
+    }
+    if (done == 0) return false;
+    if (done < frame_bytes) throw_truncated_frame(what, frame, done, frame_bytes);
+    reset_for_frame(picture, format, what, frame);
+    std::memcpy(picture.bytes(), gathered.data(), frame_bytes);
+    return true;
 }
 
 void check_sample_range(const Picture& picture, const std::string& what, std::uint64_t frame)

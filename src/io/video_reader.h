@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,6 +73,22 @@ std::unique_ptr<VideoReader> open_video(const std::string& path,
 // picture.reset(format) for frame `frame` of `what`, with an Error naming
 // them (and the bytes) when memory runs out, rather than std::bad_alloc.
 void reset_for_frame(Picture& picture, const VideoFormat& format, const std::string& what, std::uint64_t frame);
+
+// "<what>: frame <frame>: truncated frame (got <got> of <bytes> bytes)".
+[[noreturn]] void throw_truncated_frame(const std::string& what, std::uint64_t frame, std::uint64_t got,
+                                        std::uint64_t bytes);
+
+// Reads one frame of `format` from a stream (a pipe: its length is unknown)
+// into `picture` without reserving the frame's memory before its bytes have
+// arrived: they are gathered in a buffer that grows as they come (a header
+// may claim frames of gigabytes), then copied. For a stream's first frame;
+// once one has arrived whole, the size is real. `read_some(to, n)` reads up
+// to n bytes, fewer only at the end. Returns false when the stream ended
+// before the frame began; throws throw_truncated_frame's Error when it
+// ended inside it.
+bool read_first_stream_frame(Picture& picture, const VideoFormat& format, const std::string& what,
+                             std::uint64_t frame,
+                             const std::function<std::size_t(std::uint8_t*, std::size_t)>& read_some);
 
 // Throws if any sample of `picture` exceeds its bit depth (e.g. a 10-bit file
 // read with --bitdepth 8 is caught by its size; an 8-bit value range is always

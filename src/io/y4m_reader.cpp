@@ -92,8 +92,7 @@ void Y4mReader::throw_frame_error(const std::string& problem) const
 
 void Y4mReader::throw_truncated(std::size_t got) const
 {
-    throw_frame_error("truncated frame (got " + std::to_string(got) + " of " +
-                      std::to_string(frame_bytes_) + " bytes)");
+    throw_truncated_frame(path_, position_, got, frame_bytes_);
 }
 
 void Y4mReader::parse_header(const std::string& consumed)
@@ -254,11 +253,20 @@ bool Y4mReader::read(Picture& picture)
     // A header may claim frames of gigabytes; a regular file shows whether
     // it holds one before a byte of it is allocated.
     check_file_holds_frame();
-    reset_for_frame(picture, format_, path_, position_);
-    const std::size_t got = std::fread(picture.bytes(), 1, frame_bytes_, file_.get());
-    if (got != frame_bytes_) {
-        if (std::ferror(file_.get())) throw_read_error();
-        throw_truncated(got);
+    auto read_some = [&](std::uint8_t* to, std::size_t n) {
+        const std::size_t got = std::fread(to, 1, n, file_.get());
+        if (got < n && std::ferror(file_.get())) throw_read_error();
+        return got;
+    };
+    if (!regular_ && !stream_proven_) {
+        // A pipe's first frame: its buffer grows as the bytes come (the
+        // header's frame size is only a claim until then).
+        if (!read_first_stream_frame(picture, format_, path_, position_, read_some)) throw_truncated(0);
+        stream_proven_ = true;
+    } else {
+        reset_for_frame(picture, format_, path_, position_);
+        const std::size_t got = read_some(picture.bytes(), frame_bytes_);
+        if (got != frame_bytes_) throw_truncated(got);
     }
     offset_ += frame_bytes_;
     check_sample_range(picture, path_, position_);

@@ -59,6 +59,8 @@ private:
     std::uint64_t offset_ = 0;  // bytes consumed so far (for regular files' seeks)
     std::size_t frame_bytes_ = 0;
     std::optional<std::uint64_t> frame_count_;
+    // A pipe has delivered one whole frame (read_first_stream_frame).
+    bool stream_proven_ = false;
 };
 
 }  // namespace twinvmaf

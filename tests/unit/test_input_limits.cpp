@@ -3,10 +3,14 @@
 // known to hold the frame.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <new>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "core/message_text.h"
 #include "io/container_signature.h"
@@ -138,6 +142,84 @@ TEST(FrameMemory, AY4mClaimingAHugeFrameIsRefusedBeforeItsBufferIsMade)
             << e.what();
     }
     EXPECT_EQ(CountingMemory::calls, 0u);
+}
+
+// The read end of a pipe that a thread fills with `bytes` and closes.
+class PipeOf {
+public:
+    explicit PipeOf(std::string bytes) : bytes_(std::move(bytes))
+    {
+        int ends[2];
+        if (::pipe(ends) != 0) throw std::runtime_error("pipe");
+        read_end_ = ends[0];
+        writer_ = std::thread([this, fd = ends[1]] {
+            std::size_t done = 0;
+            while (done < bytes_.size()) {
+                const ssize_t n = ::write(fd, bytes_.data() + done, bytes_.size() - done);
+                if (n <= 0) break;  // the reader stopped early
+                done += static_cast<std::size_t>(n);
+            }
+            ::close(fd);
+        });
+    }
+    ~PipeOf()
+    {
+        ::close(read_end_);  // unblocks the writer if the reader stopped
+        writer_.join();
+    }
+    std::string path() const { return "/proc/self/fd/" + std::to_string(read_end_); }
+
+private:
+    std::string bytes_;
+    int read_end_ = -1;
+    std::thread writer_;
+};
+
+TEST(FrameMemory, APipeClaimingAHugeFrameGetsNoBufferBeforeItsBytes)
+{
+    const PictureAllocator counting{CountingMemory::allocate, CountingMemory::release};
+    for (const bool y4m_input : {true, false}) {
+        CountingMemory::calls = 0;
+        CountingMemory::limit = std::size_t{1} << 30;
+        const std::string data(100000, '\x01');
+        PipeOf pipe(y4m_input ? "YUV4MPEG2 W32768 H32768 C444p16\nFRAME\n" + data : data);
+        const VideoFormat huge{32768, 32768, ChromaFormat::k444, 16};
+        auto reader = open_video(pipe.path(), y4m_input ? std::nullopt : std::optional<VideoFormat>(huge));
+        Picture picture(&counting);
+        try {
+            reader->read(picture);
+            ADD_FAILURE() << "no error";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(": frame 0: truncated frame (got 100000 of 6442450944 bytes)"),
+                      std::string::npos)
+                << e.what();
+        }
+        EXPECT_EQ(CountingMemory::calls, 0u) << "y4m " << y4m_input;
+    }
+}
+
+TEST(FrameMemory, LargeFramesFromAPipeArriveWhole)
+{
+    // 26 MB frames (above the size read in place) through a pipe, as from a
+    // regular file.
+    const VideoFormat format{4096, 2160, ChromaFormat::k444, 8};
+    std::string frames(2 * format.frame_bytes(), '\0');
+    for (std::size_t i = 0; i < frames.size(); ++i) frames[i] = static_cast<char>(i * 31 / 7);
+    for (const bool y4m_input : {true, false}) {
+        const std::string header = "YUV4MPEG2 W4096 H2160 C444\n";
+        const std::string text = y4m_input ? header + "FRAME\n" + frames.substr(0, format.frame_bytes()) + "FRAME\n" +
+                                                 frames.substr(format.frame_bytes())
+                                           : frames;
+        PipeOf pipe(text);
+        auto reader = open_video(pipe.path(), y4m_input ? std::nullopt : std::optional<VideoFormat>(format));
+        Picture picture;
+        for (int frame = 0; frame < 2; ++frame) {
+            ASSERT_TRUE(reader->read(picture)) << frame;
+            EXPECT_EQ(std::memcmp(picture.bytes(), frames.data() + frame * format.frame_bytes(), format.frame_bytes()), 0)
+                << "y4m " << y4m_input << " frame " << frame;
+        }
+        EXPECT_FALSE(reader->read(picture));
+    }
 }
 
 TEST(FrameMemory, OutOfMemoryIsAnErrorNamingTheFrame)
