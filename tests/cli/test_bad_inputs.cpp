@@ -158,6 +158,23 @@ TEST_F(BadInput, AHugeClaimedFrameFailsBeforeItIsAllocated)
     EXPECT_FALSE(fs::exists(dir / "out.xml"));
 }
 
+TEST_F(BadInput, RunningOutOfMemoryIsAnErrorNamingTheFrame)
+{
+    if (kAddressSanitizer) GTEST_SKIP() << "ulimit -v stops AddressSanitizer itself";
+    // Two real (sparse) frames of 768 MiB, in 400 MB of address space: the
+    // frame's buffer cannot be made, on the readers' threads.
+    for (const char* name : {"ref.yuv", "dis.yuv"}) fs::resize_file(dir / name, std::uintmax_t{2} * 16384 * 8192 * 6);
+    const std::string command = "ulimit -v 400000; " + shell_quote(TWINVMAF_CLI) + " -r " + quoted("ref.yuv") + " -d " +
+                                quoted("dis.yuv") + " -w 16384 -h 8192 -p 444 -b 16 -n --feature psnr --threads 1 -o " +
+                                quoted("out.xml") + " 2>" + quoted("err.txt");
+    EXPECT_NE(std::system(command.c_str()), 0);
+    EXPECT_NE(read_file(dir / "err.txt").find("ref.yuv: frame 0: out of memory for a 805306368-byte frame of 16384x8192 "
+                                              "4:4:4 16-bit"),
+              std::string::npos)
+        << read_file(dir / "err.txt");
+    EXPECT_FALSE(fs::exists(dir / "out.xml"));
+}
+
 TEST_F(BadInput, Y4mEndingInsideAFrameHeader)
 {
     const std::string two = y4m(32, 18, "420", 2);
