@@ -311,6 +311,8 @@ ParseResult parse_arguments(int argc, char** argv)
     bool raw_flag_seen = false;
     unsigned width = 0, height = 0, bitdepth = 0;
     std::optional<ChromaFormat> chroma;
+    // The last option that shapes the output file, which needs one.
+    std::optional<int> output_option;
 
     // 0, not 1: glibc then also forgets where it was inside a cluster of
     // short options ("-nq") when an earlier parse stopped part-way (a throw).
@@ -328,10 +330,10 @@ ParseResult parse_arguments(int argc, char** argv)
         case 'b': bitdepth = parse_bitdepth(optarg); raw_flag_seen = true; break;
         case 'm': s.models.push_back(parse_model_argument(optarg)); break;
         case 'o': s.output_path = optarg; break;
-        case kXml: s.output_format = OutputFormat::kXml; break;
-        case kJson: s.output_format = OutputFormat::kJson; break;
-        case kCsv: s.output_format = OutputFormat::kCsv; break;
-        case kSub: s.output_format = OutputFormat::kSub; break;
+        case kXml: s.output_format = OutputFormat::kXml; output_option = code; break;
+        case kJson: s.output_format = OutputFormat::kJson; output_option = code; break;
+        case kCsv: s.output_format = OutputFormat::kCsv; output_option = code; break;
+        case kSub: s.output_format = OutputFormat::kSub; output_option = code; break;
         case kThreads: s.threads = parse_unsigned(optarg, kThreads, 1024); break;
         case kFeature: s.features.push_back(parse_feature_argument(optarg)); break;
         case kSubsample: s.subsample = parse_unsigned(optarg, kSubsample); break;
@@ -346,6 +348,7 @@ ParseResult parse_arguments(int argc, char** argv)
         case kFrameSkipRef: s.frame_skip_ref = parse_count(optarg, kFrameSkipRef); break;
         case kFrameSkipDist: s.frame_skip_dist = parse_count(optarg, kFrameSkipDist); break;
         case kPrecision:
+            output_option = code;
             try {
                 s.precision = Precision::parse(optarg);
             } catch (const Error& e) {
@@ -383,6 +386,9 @@ ParseResult parse_arguments(int argc, char** argv)
     if (s.distorted.empty()) throw UsageError("distorted .y4m or .yuv (-d/--distorted) is required");
     if (s.reference == kStandardInputPath && s.distorted == kStandardInputPath)
         throw UsageError("-r - and -d - cannot both read standard input; give one of them a file");
+    if (output_option && s.output_path.empty())
+        throw UsageError(option_label(*output_option) + " shapes the output file, but there is none: add -o/--output "
+                                                         "(\"-\" for standard output)");
     if (s.gpu_given && s.backend == "cpu")
         throw UsageError("--gpu picks a GPU device; it cannot apply with --backend cpu");
     if (raw_flag_seen) {

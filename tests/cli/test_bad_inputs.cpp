@@ -217,6 +217,15 @@ TEST_F(BadInput, OptionsThatCannotApplyAreErrors)
     // No machine has GPU 1000; --backend auto must not ignore it.
     expect_failure(raw_args() + " -n --feature psnr --gpu 1000", "--gpu");
     expect_failure(raw_args() + " -n --feature psnr --gpu 1023", "--gpu 1023: there is no such GPU");
+    // Without -o nothing is written: a format or precision would be ignored.
+    for (const char* option : {"--json", "--csv", "--xml", "--sub", "--precision max"}) {
+        const auto r = run_cli(raw_args() + " -n --feature psnr " + option);
+        EXPECT_EQ(r.exit_code, 1) << option;
+        EXPECT_NE(r.stderr_text.find(std::string(option).substr(0, std::string(option).find(' ')) +
+                                     " shapes the output file, but there is none"),
+                  std::string::npos)
+            << r.stderr_text;
+    }
 }
 
 TEST_F(BadInput, CountsOutOfRange)
