@@ -4,8 +4,10 @@
 # Idempotent: it asks dpkg which packages are missing and installs only those,
 # so a second run (every `make build` calls it) is fast and needs no network.
 #
-# Usage: scripts/install-deps.sh [--hip]
+# Usage: scripts/install-deps.sh [--hip] [--fuzz]
 #   --hip   also install hipcc (for the HIP backend).
+#   --fuzz  also install clang 15 and its libFuzzer (the fuzz preset); hipcc
+#           brings them anyway.
 #
 # CUDA is deliberately not installed: nvcc is preinstalled where we have GPUs
 # (/usr/local/cuda/bin/nvcc) and CMake finds it; without it the GPU backend is
@@ -22,12 +24,13 @@ packages=(
 for arg in "$@"; do
   case "$arg" in
     --hip) packages+=(hipcc) ;;
+    --fuzz) packages+=(clang-15 libclang-common-15-dev llvm-15) ;;
     -h|--help)
-      sed -n '2,13s/^# \{0,1\}//p' "$0"
+      sed -n '2,15s/^# \{0,1\}//p' "$0"
       exit 0
       ;;
     *)
-      echo "install-deps.sh: unknown argument '$arg' (expected --hip)" >&2
+      echo "install-deps.sh: unknown argument '$arg' (expected --hip or --fuzz)" >&2
       exit 2
       ;;
   esac
