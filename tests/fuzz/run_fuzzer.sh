@@ -14,4 +14,8 @@ mkdir -p "$scratch"
 flags=(-seed=1 -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
        -artifact_prefix="$PWD/")
 [ -f "$source/$name.dict" ] && flags+=(-dict="$source/$name.dict")
+# Debian's llvm-15 has its symbolizer off PATH; stack traces want it.
+if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ] && [ -x /usr/lib/llvm-15/bin/llvm-symbolizer ]; then
+  export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-15/bin/llvm-symbolizer
+fi
 exec "$binary" "${flags[@]}" "$@" "$scratch" "$source/corpus/$name"
