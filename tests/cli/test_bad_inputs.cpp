@@ -149,6 +149,13 @@ TEST_F(BadInput, AHugeClaimedFrameFailsBeforeItIsAllocated)
     EXPECT_NE(std::system(command.c_str()), 0);
     EXPECT_EQ(read_file(dir / "err.txt"),
               "twinvmaf: error: " + (dir / "huge.y4m").string() + ": frame 0: truncated frame (got 300 of 6442450944 bytes)\n");
+    // Through a pipe the length is unknown: the first frame's buffer grows
+    // only as its bytes arrive.
+    const std::string piped = limit + "cat " + quoted("huge.y4m") + " | " + shell_quote(TWINVMAF_CLI) + " -r - -d " +
+                              quoted("huge.y4m") + " -n --feature psnr 2>" + quoted("err.txt");
+    EXPECT_NE(std::system(piped.c_str()), 0);
+    EXPECT_EQ(read_file(dir / "err.txt"),
+              "twinvmaf: error: standard input: frame 0: truncated frame (got 300 of 6442450944 bytes)\n");
     // The raw reader measures the file at open.
     const std::string raw = limit + shell_quote(TWINVMAF_CLI) + " -r " + quoted("ref.yuv") + " -d " + quoted("dis.yuv") +
                             " -w 32768 -h 32768 -p 444 -b 16 -n --feature psnr 2>" + quoted("err.txt");
