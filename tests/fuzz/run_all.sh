@@ -2,7 +2,8 @@
 # Runs every fuzzer in turn for SECONDS each (default 600) from the fuzz
 # preset's build, and prints one line per fuzzer: executions, coverage,
 # corpus size, peak memory and the outcome. Logs and new corpus entries stay
-# in build/fuzz/tests/fuzz/long/ (never in the repository's seeds).
+# in build/fuzz/tests/fuzz/long/ or $TWINVMAF_FUZZ_OUT (never in the
+# repository's seeds).
 #   tests/fuzz/run_all.sh [SECONDS] [fuzzer...]     (after: cmake --preset fuzz && cmake --build --preset fuzz)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -11,8 +12,9 @@ seconds=${1:-600}
 shift || true
 fuzzers=("$@")
 ((${#fuzzers[@]})) || fuzzers=(y4m raw model feature_options cli_args pipeline)
-mkdir -p "$build/long"
-cd "$build/long" || exit 2
+out=${TWINVMAF_FUZZ_OUT:-$build/long}
+mkdir -p "$out"
+cd "$out" || exit 2
 status=0
 printf '%-16s %10s %8s %8s %8s %7s  %s\n' fuzzer executions exec/s coverage corpus rss_mb outcome
 for name in "${fuzzers[@]}"; do
