@@ -33,7 +33,12 @@ test -f build/$(1)/build.ninja || cmake --preset $(1)
 cmake --build --preset $(1)
 endef
 
-.PHONY: build deps demo test debug-test fuzz bench clean
+# make install PREFIX=...: the CLI, libvmaf.so.3 (the libvmaf-compatible C
+# API, include/libvmaf/, libvmaf.pc) and the C++ API (include/twinvmaf/,
+# libtwinvmaf.a, twinvmaf.pc).
+PREFIX ?= /usr/local
+
+.PHONY: build deps demo test debug-test fuzz bench clean install ffmpeg-check
 
 build: deps
 	$(call configure-and-build,release)
@@ -73,6 +78,15 @@ fuzz: deps
 
 bench: build
 	bash bench/run_benchmarks.sh
+
+install: build
+	cmake --install $(RELEASE_DIR) --prefix $(PREFIX)
+
+# Builds a minimal FFmpeg 5.1 (Debian's source package) on our libvmaf.so and
+# checks its libvmaf filter's logs against the CLI (tools/ffmpeg_check.sh).
+# Slow (it builds FFmpeg once, under build/ffmpeg), so not part of `test`.
+ffmpeg-check: build
+	bash tools/ffmpeg_check.sh
 
 clean:
 	rm -rf build

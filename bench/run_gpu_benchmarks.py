@@ -27,7 +27,11 @@ Why it is built this way:
     It shows how much of the whole command is the driver's and not ours.
 Then the device time per twin and the upload share, and Netflix's vmaf on the
 same inputs when --netflix is given. Prints figures only; there is no pass/fail.
-Inputs: vtest_576x324_420p8 scaled up (tools/make_upscaled.py, numpy)."""
+Inputs: a fixture scaled up (--fixture; tools/make_upscaled.py, numpy).
+
+VMAF v1 (issue 12's figures): --fixture vtest_576x324_420p10 with
+  --scoring "--model version=vmaf_v1.0.16_3d0h" --sizes 1920x1080:200, and
+  --scoring "--model version=vmaf_v1.0.16_3d0h_2160" --sizes 3840x2160:100."""
 import argparse
 import json
 import os
@@ -148,6 +152,9 @@ def main():
                                                              os.path.join(ROOT, "..", "shared", "fixtures")))
     parser.add_argument("--netflix", help="Netflix's vmaf CLI (built with CUDA) to time on the same inputs")
     parser.add_argument("--scoring", default="--model version=vmaf_v0.6.1")
+    parser.add_argument("--fixture", default="vtest_576x324_420p8",
+                        help="the 4:2:0 fixture scaled up to each size (default vtest_576x324_420p8; "
+                             "vtest_576x324_420p10 for 10-bit inputs)")
     parser.add_argument("--runs", type=int, default=7, help="runs of each of t(2) and t(N) (default 7)")
     parser.add_argument("--sizes", default=SIZES,
                         help="WIDTHxHEIGHT:FRAMES,... (default %s); longer clips shrink the start-up's noise "
@@ -171,17 +178,19 @@ def main():
             size, frames = spec.split(":")
             width, height, frames = (int(v) for v in size.split("x") + [frames])
             size = "%dx%d" % (width, height)
-            subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_upscaled.py"),
-                            os.path.join(args.fixtures, "vtest_576x324_420p8"), size, str(frames), tmp],
-                           check=True, stdout=subprocess.DEVNULL)
+            fixture = os.path.join(args.fixtures, args.fixture)
+            with open(os.path.join(fixture, "fixture.json")) as f:
+                bitdepth = json.load(f)["bitdepth"]
+            subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_upscaled.py"), fixture, size,
+                            str(frames), tmp], check=True, stdout=subprocess.DEVNULL)
             io = ["-r", os.path.join(tmp, "ref.yuv"), "-d", os.path.join(tmp, "dis.yuv"),
-                  "-w", str(width), "-h", str(height), "-p", "420", "-b", "8"]
+                  "-w", str(width), "-h", str(height), "-p", "420", "-b", str(bitdepth)]
             out = ["--json", "-o", os.path.join(tmp, "out.json")]
             ours = lambda backend: [cli] + io + scoring + ["--backend", backend, "--threads", str(cores), "-q"] + out
             # Without -q: the timing lines are printed only then.
             timing_run = [cli] + io + scoring + ["--backend", "cuda"] + out
 
-            print("\n%s, %d frames" % (size, frames))
+            print("\n%s %d-bit, %d frames" % (size, bitdepth, frames))
             print("%-34s %6s %10s %13s %8s %13s" % ("command", "frames", "whole fps", "net ms/frame", "net fps",
                                                     "net (medians)"))
             row("twinvmaf cuda", ours("cuda"), frames, args.runs)

@@ -18,6 +18,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libgtest-dev googletest libgmock-dev
   nlohmann-json3-dev libbenchmark-dev
+  libhwy-dev  # Highway: the CPU SIMD kernels
   time bc  # /usr/bin/time and bc, used by the benchmark scripts
 )
 

@@ -4,10 +4,8 @@
 # that the strict build does not contract a*b+c into an FMA. Needs no AMD GPU.
 # Exit 77 (skip) when hipcc is not installed (scripts/install-deps.sh --hip).
 #
-# Targets: gfx90a and gfx1030 compile and link their device code; Debian's
-# ROCm 5.2 device libraries have no gfx1100, so for gfx1100 the device code is
-# compiled to relocatable objects without them (-fgpu-rdc -nogpulib), which
-# still runs the whole front end and code generation.
+# Targets: gfx90a, gfx1030 and gfx1036 (the targets Debian's ROCm 5.2 device
+# libraries have), each compiled and linked with its device code.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 if ! command -v hipcc >/dev/null; then
@@ -20,11 +18,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mapfile -t sources < <(cd "$root" && ls src/gpu/*.cu src/features/*/*.cu tests/gpu/*.cu)
 failed=0
-for arch in gfx90a gfx1030 gfx1100; do
-  extra=()
-  [ "$arch" = gfx1100 ] && extra=(-fgpu-rdc -nogpulib)
+for arch in gfx90a gfx1030 gfx1036; do
   for source in "${sources[@]}"; do
-    if ! hipcc "${common[@]}" "${strict[@]}" "${extra[@]}" --offload-arch="$arch" -c "$root/$source" \
+    if ! hipcc "${common[@]}" "${strict[@]}" --offload-arch="$arch" -c "$root/$source" \
         -o "$tmp/out.o" 2>"$tmp/err"; then
       echo "FAIL $arch $source"; head -20 "$tmp/err"; failed=1
     fi

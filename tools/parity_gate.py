@@ -2,13 +2,16 @@
 """Parity gate: every feature that has a GPU twin, on every backend present,
 over the fixtures, against the CPU reference.
 
-Prints the feature x backend table (frames identical / total, max |diff|).
-Every cell must be identical; the exit status is 1 otherwise.
+Prints the feature x backend table (frames identical / total, max |diff|,
+and the fixtures that both backends refuse with the same error). Every cell
+must be identical, and each fixture's output the same bytes bar the fps
+line; the exit status is 1 otherwise.
 
     tools/parity_gate.py [--cli build/release/twinvmaf] [--fixtures DIR]
                          [--backends cuda,hip]
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -46,6 +49,34 @@ CASES = [
     ("model:vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1 (model)"),
     ("model:vmaf_4k_v0.6.1neg", "vmaf_4k_v0.6.1neg (model)"),
     ("model:vmaf_b_v0.6.3", "vmaf_b_v0.6.3 (model)"),
+    ("cambi", "cambi"),
+    ("cambi=full_ref=true", "cambi full_ref"),
+    ("cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06", "cambi v1 (hrs 1080)"),
+    ("cambi=enc_width=320:enc_height=180:enc_bitdepth=8", "cambi enc 320x180 8-bit"),
+    ("cambi=window_size=31:topk=0.2", "cambi window 31 topk 0.2"),
+    ("cambi=max_log_contrast=3:tvi_threshold=0.03:cambi_vis_lum_threshold=0.1", "cambi mlc 3 tvi vlt"),
+    ("cambi=eotf=pq:cambi_topk=0.9", "cambi pq topk 0.9"),
+    ("speed_chroma", "speed_chroma"),
+    ("speed_chroma=speed_prescale=0.6:speed_prescale_method=bilinear", "speed_chroma ps 0.6 bilinear"),
+    ("speed_chroma=speed_prescale=0.8:speed_prescale_method=nearest", "speed_chroma ps 0.8 nearest"),
+    ("speed_chroma=speed_prescale=1.5:speed_prescale_method=bicubic", "speed_chroma ps 1.5 bicubic"),
+    ("speed_chroma=speed_prescale=1.3:speed_prescale_method=lanczos4", "speed_chroma ps 1.3 lanczos4"),
+    ("speed_chroma=speed_weight_var_mode=3:speed_kernelscale=1.5", "speed_chroma wvm 3 ks 1.5"),
+    ("speed_chroma=speed_weight_var_mode=5:speed_sigma_nn=0.19:speed_nn_floor=0.1:speed_max_val=45",
+     "speed_chroma wvm 5 snn nnf mxv"),
+    ("speed_temporal", "speed_temporal"),
+    ("speed_temporal=speed_use_ref_diff=true", "speed_temporal use_ref_diff"),
+    ("speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear", "speed_temporal ps 0.5 bilinear"),
+    ("model:vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_3d0h (model)"),
+    ("model:vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_5d0h (model)"),
+    ("model:vmaf_v1.0.16_1d5h_2160", "vmaf_v1.0.16_1d5h_2160"),
+    ("model:vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_3d0h_2160"),
+    ("model:vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_3d0h"),
+    ("model:vmaf_v1.0.16_hfr_5d0h", "vmaf_v1.0.16_hfr_5d0h"),
+    ("model:vmaf_v1.0.16_hfr_1d5h_2160", "vmaf_v1.0.16_hfr_1d5h_2160"),
+    ("model:vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_3d0h_2160"),
+    ("model:vmaf_v1.0.16_3d0h:cambi.enc_width=1280:cambi.enc_height=720:cambi.enc_bitdepth=8",
+     "vmaf_v1.0.16_3d0h_enc720p8"),
 ]
 
 
@@ -58,14 +89,17 @@ def fixture_args(path):
 
 
 def score(cli, args, feature, backend, out):
-    # "model:<version>" scores a built-in model; anything else is a feature.
+    """(parsed JSON, its text without the fps line, error text)."""
+    # "model:<version>[:overrides]" scores a built-in model; anything else is a feature.
     scoring = ["--model", "version=" + feature[6:]] if feature.startswith("model:") else ["-n", "--feature", feature]
     cmd = [cli] + args + scoring + ["--backend", backend, "--json", "--precision", "max", "-q", "-o", out]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
-        return None, done.stderr.strip()
+        return None, None, done.stderr.strip()
     with open(out) as f:
-        return json.load(f), ""
+        text = f.read()
+    without_fps = "\n".join(line for line in text.splitlines() if not line.startswith('  "fps":'))
+    return json.loads(text), without_fps, ""
 
 
 def compare(cpu, gpu):
@@ -84,9 +118,7 @@ def compare(cpu, gpu):
                 worst = max(worst, abs(float(va) - float(vb)))
         identical += same
     total += abs(len(cpu["frames"]) - len(gpu["frames"]))
-    same_pool = json.dumps(cpu["pooled_metrics"]) == json.dumps(gpu["pooled_metrics"]) and \
-        json.dumps(cpu["aggregate_metrics"]) == json.dumps(gpu["aggregate_metrics"])
-    return identical, total, worst, same_pool
+    return identical, total, worst
 
 
 def main():
@@ -96,6 +128,9 @@ def main():
     parser.add_argument("--fixtures", default=os.environ.get(
         "TWINVMAF_FIXTURES", os.path.join(root, "..", "shared", "fixtures")))
     parser.add_argument("--backends", default="cuda,hip")
+    parser.add_argument("--only", default="", help="only the rows whose label contains this text")
+    parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
+                        help="fixtures scored at once (default: half the cores)")
     opts = parser.parse_args()
 
     fixtures = sorted(os.path.join(opts.fixtures, d) for d in os.listdir(opts.fixtures)
@@ -104,41 +139,56 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for feature, label in CASES:
+            if opts.only not in label:
+                continue
             cells = {}
             for backend in opts.backends.split(","):
                 identical = total = 0
                 worst = 0.0
                 note = ""
-                for fixture in fixtures:
+                refused_alike = 0
+
+                def both(fixture):
                     args = fixture_args(fixture)
-                    cpu, err = score(opts.cli, args, feature, "cpu", os.path.join(tmp, "cpu.json"))
-                    if cpu is None:
-                        note = "cpu failed: " + err
-                        break
-                    gpu, err = score(opts.cli, args, feature, backend, os.path.join(tmp, "gpu.json"))
-                    if gpu is None:
-                        note = err.replace("twinvmaf: error: ", "")
-                        break
-                    i, t, w, pooled_same = compare(cpu, gpu)
+                    out = os.path.join(tmp, os.path.basename(fixture))
+                    return (fixture, score(opts.cli, args, feature, "cpu", out + ".cpu.json"),
+                            score(opts.cli, args, feature, backend, out + "." + backend + ".json"))
+
+                with concurrent.futures.ThreadPoolExecutor(opts.jobs) as pool:
+                    results = list(pool.map(both, fixtures))
+                for fixture, (cpu, cpu_text, cpu_err), (gpu, gpu_text, gpu_err) in results:
+                    if cpu is None or gpu is None:
+                        # Both refusing with the same message agree (e.g. a
+                        # frame size the feature does not score); the other
+                        # fixtures of the row are still compared.
+                        if cpu is None and gpu is None and cpu_err == gpu_err:
+                            refused_alike += 1
+                        else:
+                            note = "%s: cpu %s, %s %s" % (os.path.basename(fixture), cpu_err or "scored", backend,
+                                                          (gpu_err or "scored").replace("twinvmaf: error: ", ""))
+                        continue
+                    i, t, w = compare(cpu, gpu)
                     identical += i
                     total += t
                     worst = max(worst, w)
-                    if not pooled_same:
-                        note = "pooled/aggregate differ on " + os.path.basename(fixture)
+                    if cpu_text != gpu_text and i == t:
+                        note = "output bytes differ on " + os.path.basename(fixture)
                 if note and not total:
                     cells[backend] = "n/a (" + note[:60] + ")"
+                    failed = True
                     continue
                 ok = identical == total and not note
                 failed |= not ok
-                cells[backend] = "%d/%d identical, max|diff| %.3g%s" % (
-                    identical, total, worst, "" if ok else "  <-- " + (note or "DIFFERS"))
+                cells[backend] = "%d/%d identical, max|diff| %.3g%s%s" % (
+                    identical, total, worst, " (+%d refused alike)" % refused_alike if refused_alike else "",
+                    "" if ok else "  <-- " + (note or "DIFFERS"))
             rows.append((label, cells))
 
     backends = opts.backends.split(",")
-    print("%-26s | %s" % ("feature", " | ".join("%-44s" % b for b in backends)))
-    print("-" * (29 + 47 * len(backends)))
+    print("%-30s | %s" % ("feature", " | ".join("%-56s" % b for b in backends)))
+    print("-" * (33 + 59 * len(backends)))
     for label, cells in rows:
-        print("%-26s | %s" % (label, " | ".join("%-44s" % cells[b] for b in backends)))
+        print("%-30s | %s" % (label, " | ".join("%-56s" % cells[b] for b in backends)))
     print("\nfixtures: %d (%s)" % (len(fixtures), opts.fixtures))
     return 1 if failed else 0
 

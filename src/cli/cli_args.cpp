@@ -33,6 +33,7 @@ enum LongOnly {
     kNflxCtc,
     kBackend,
     kGpu,
+    kBatch,
 };
 
 const option kLongOptions[] = {
@@ -60,6 +61,7 @@ const option kLongOptions[] = {
     {"precision", required_argument, nullptr, kPrecision},
     {"backend", required_argument, nullptr, kBackend},
     {"gpu", required_argument, nullptr, kGpu},
+    {"batch", required_argument, nullptr, kBatch},
     {"no_prediction", no_argument, nullptr, 'n'},
     {"version", no_argument, nullptr, 'v'},
     {"quiet", no_argument, nullptr, 'q'},
@@ -274,6 +276,11 @@ Input:
  --frame_cnt $unsigned:       score at most N frames
  --frame_skip_ref $unsigned:  skip the first N frames of the reference
  --frame_skip_dist $unsigned: skip the first N frames of the distorted
+ --batch $path:               score every pair of a list in one process, instead
+                              of -r/-d: one pair a line, "REF DIS [width=W
+                              height=H pixel_format=P bitdepth=B output=PATH]";
+                              other options apply to every pair; -o names a
+                              folder for the outputs (default: DIS.<format>)
 Scoring:
  --model/-m $params:          model, colon-delimited: version=<built-in> or
                               path=<file.json>, name=, disable_clip,
@@ -367,6 +374,7 @@ ParseResult parse_arguments(int argc, char** argv)
             s.gpu = static_cast<int>(parse_unsigned(optarg, kGpu, 1023));
             s.gpu_given = true;
             break;
+        case kBatch: s.batch_list = optarg; break;
         case 'n': s.no_prediction = true; break;
         case 'q': s.quiet = true; break;
         case 'v': result.action = Action::kVersion; return result;
@@ -382,13 +390,21 @@ ParseResult parse_arguments(int argc, char** argv)
     }
     if (optind < argc) throw UsageError("unexpected argument \"" + message_text(argv[optind]) + "\"");
 
-    if (s.reference.empty()) throw UsageError("reference .y4m or .yuv (-r/--reference) is required");
-    if (s.distorted.empty()) throw UsageError("distorted .y4m or .yuv (-d/--distorted) is required");
-    if (s.reference == kStandardInputPath && s.distorted == kStandardInputPath)
-        throw UsageError("-r - and -d - cannot both read standard input; give one of them a file");
-    if (output_option && s.output_path.empty())
-        throw UsageError(option_label(*output_option) + " shapes the output file, but there is none: add -o/--output "
-                                                         "(\"-\" for standard output)");
+    if (!s.batch_list.empty()) {
+        // --batch: the pairs come from the list (cli/batch.h), and every
+        // pair has an output file.
+        if (!s.reference.empty() || !s.distorted.empty())
+            throw UsageError("--batch takes its pairs from the list; give no -r/-d with it");
+    } else {
+        if (s.reference.empty()) throw UsageError("reference .y4m or .yuv (-r/--reference) is required");
+        if (s.distorted.empty()) throw UsageError("distorted .y4m or .yuv (-d/--distorted) is required");
+        if (s.reference == kStandardInputPath && s.distorted == kStandardInputPath)
+            throw UsageError("-r - and -d - cannot both read standard input; give one of them a file");
+        if (output_option && s.output_path.empty())
+            throw UsageError(option_label(*output_option) +
+                             " shapes the output file, but there is none: add -o/--output "
+                             "(\"-\" for standard output)");
+    }
     if (s.gpu_given && s.backend == "cpu")
         throw UsageError("--gpu picks a GPU device; it cannot apply with --backend cpu");
     if (raw_flag_seen) {

@@ -1,5 +1,7 @@
-// twinvmaf: the command-line tool. Mirrors Netflix's `vmaf` CLI; every error
-// ends here as one line on stderr, a nonzero exit, and no output file.
+// twinvmaf: the command-line tool, a client of the C++ API
+// (include/twinvmaf/engine.h). Mirrors Netflix's `vmaf` CLI for one pair, and
+// scores every pair of a list with --batch; every error ends here as one
+// line on stderr, a nonzero exit, and no output file.
 //
 // Exit codes: 0 success, 1 bad command line, 2 bad input or failed run.
 #include <unistd.h>
@@ -9,25 +11,23 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <memory>
-#include <span>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "api/scores_data.h"
+#include "cli/batch.h"
 #include "cli/cli_args.h"
 #include "cli/progress.h"
-#include "core/collector.h"
-#include "core/feature.h"
 #include "core/message_text.h"
-#include "core/pipeline.h"
-#include "core/thread_pool.h"
-#include "gpu/gpu_engine.h"
-#include "io/video_reader.h"
-#include "model/binding.h"
-#include "model/model.h"
-#include "model/predict.h"
+#include "core/simd.h"
 #include "output/output_file.h"
-#include "output/writers.h"
+#include "twinvmaf/engine.h"
 #include "twinvmaf/error.h"
 #include "twinvmaf/version.h"
 
@@ -36,19 +36,17 @@ namespace {
 
 // Loads each --model as Netflix's vmaf does: the built-in version or the file,
 // then its "<extractor>.<option>=<value>" overrides.
-std::vector<model::LoadedModel> load_models(const Settings& settings)
+std::vector<Model> load_models(const Settings& settings)
 {
-    std::vector<model::LoadedModel> models;
+    std::vector<Model> models;
     for (const ModelRequest& request : settings.models) {
         try {
-            const model::LoadOptions options{.name = request.name,
-                                             .disable_clip = request.disable_clip,
-                                             .enable_transform = request.enable_transform};
-            model::LoadedModel loaded = request.version.empty()
-                                            ? model::load_model_file(request.path, options)
-                                            : model::load_builtin_model(request.version, options);
-            for (const auto& [extractor, overrides] : request.overrides)
-                model::apply_override(loaded, extractor, overrides);
+            const ModelOptions options{.name = request.name,
+                                       .disable_clip = request.disable_clip,
+                                       .enable_transform = request.enable_transform};
+            Model loaded = request.version.empty() ? Model::from_file(request.path, options)
+                                                   : Model::builtin(request.version, options);
+            for (const auto& [extractor, overrides] : request.overrides) loaded.override_feature(extractor, overrides);
             models.push_back(std::move(loaded));
         } catch (const Error& e) {
             throw Error("--model " + message_text(request.text) + ": " + e.what());
@@ -57,185 +55,179 @@ std::vector<model::LoadedModel> load_models(const Settings& settings)
     return models;
 }
 
-// The extractors to run, in Netflix's order of registration: every model's
-// features (models in order), then --feature. A configuration (extractor and
-// option values) asked for twice runs once. Sets the models' inputs.
-std::vector<OptionValues> extractor_configs(const Settings& settings,
-                                            std::vector<model::LoadedModel>& models)
+EngineConfig engine_config(const Settings& settings)
 {
-    std::vector<OptionValues> wanted;
-    for (model::LoadedModel& loaded : models) {
-        for (OptionValues& values : model::bind_to_extractors(loaded)) wanted.push_back(std::move(values));
-    }
-    for (const FeatureRequest& request : settings.features) {
-        const FeatureInfo& info = find_feature(request.name);
-        OptionValues values(info.name, info.options);
-        values.set_all(request.options);
-        wanted.push_back(std::move(values));
-    }
-    std::vector<OptionValues> distinct;
-    for (OptionValues& values : wanted) {
-        if (std::find(distinct.begin(), distinct.end(), values) == distinct.end())
-            distinct.push_back(std::move(values));
-    }
-    return distinct;
-}
-
-// One extractor per configuration. Two that would write the same output name
-// (e.g. the same extractor with a different non-naming option), or a
-// predicting model named like an output, are an error rather than a silent
-// overwrite.
-std::vector<std::unique_ptr<FeatureExtractor>> make_extractors(
-    const std::vector<OptionValues>& configs, std::span<const model::LoadedModel> predicting)
-{
-    std::vector<std::unique_ptr<FeatureExtractor>> extractors;
-    std::vector<std::string> names;
-    auto claim = [&](const std::string& name, const std::string& writer) {
-        if (std::find(names.begin(), names.end(), name) != names.end())
-            throw Error("two sources write '" + message_text(name) + "' (the second: " + message_text(writer) +
-                        "); give each feature once, with options that rename its outputs, "
-                        "and name models apart with --model ...:name=");
-        names.push_back(name);
-    };
-    for (const OptionValues& values : configs) {
-        extractors.push_back(find_feature(values.feature()).create(values));
-        for (const std::string& name : extractors.back()->output_names()) claim(name, "feature " + values.feature());
-    }
-    for (const model::LoadedModel& loaded : predicting) {
-        for (const std::string& name : model::output_names(loaded)) claim(name, "model " + loaded.label);
-    }
-    return extractors;
-}
-
-// --backend auto: the GPU when this build has one, a device is present and
-// every feature has a twin there; otherwise the CPU.
-Backend choose_backend(const Settings& settings, const std::vector<OptionValues>& features)
-{
-    if (settings.backend == "cpu") return Backend::kCpu;
-    if (settings.backend == "cuda") return Backend::kCuda;
-    if (settings.backend == "hip") return Backend::kHip;
-    // An explicit --gpu must name a device that exists, or it would be
-    // silently ignored.
-    if (settings.gpu_given && gpu_device_count(Backend::kCuda) <= settings.gpu &&
-        gpu_device_count(Backend::kHip) <= settings.gpu)
+    EngineConfig config;
+    if (settings.backend == "cpu") config.backend = Backend::kCpu;
+    if (settings.backend == "cuda") config.backend = Backend::kCuda;
+    if (settings.backend == "hip") config.backend = Backend::kHip;
+    config.gpu = settings.gpu;
+    config.threads = settings.threads;
+    // An explicit --gpu with --backend auto must name a device that exists,
+    // or it would be silently ignored (the CPU would run).
+    if (settings.gpu_given && !config.backend && Engine::devices(Backend::kCuda) <= settings.gpu &&
+        Engine::devices(Backend::kHip) <= settings.gpu)
         throw Error("--gpu " + std::to_string(settings.gpu) + ": there is no such GPU (CUDA devices: " +
-                    std::to_string(gpu_device_count(Backend::kCuda)) +
-                    ", HIP devices: " + std::to_string(gpu_device_count(Backend::kHip)) + ")");
-    for (Backend gpu : {Backend::kCuda, Backend::kHip}) {
-        if (gpu_device_count(gpu) <= settings.gpu) continue;
-        const bool all_twins = std::all_of(features.begin(), features.end(), [&](const OptionValues& f) {
-            return twin_exists(f.feature(), gpu);
-        });
-        if (all_twins) return gpu;
-    }
-    return Backend::kCpu;
+                    std::to_string(Engine::devices(Backend::kCuda)) +
+                    ", HIP devices: " + std::to_string(Engine::devices(Backend::kHip)) + ")");
+    return config;
 }
 
-std::optional<std::uint64_t> expected_frames(const Settings& s, const VideoReader& ref,
-                                             const VideoReader& dis)
+// With --no_prediction, models still choose features (as in Netflix's vmaf)
+// but predict nothing.
+SessionConfig session_config(const Settings& settings, std::vector<Model> models)
 {
-    const auto ref_count = ref.frame_count();
-    const auto dis_count = dis.frame_count();
-    if (!ref_count || !dis_count) return s.frame_cnt ? std::optional(s.frame_cnt) : std::nullopt;
-    const std::uint64_t ref_left = *ref_count > s.frame_skip_ref ? *ref_count - s.frame_skip_ref : 0;
-    const std::uint64_t dis_left = *dis_count > s.frame_skip_dist ? *dis_count - s.frame_skip_dist : 0;
-    std::uint64_t frames = std::min(ref_left, dis_left);
-    if (s.frame_cnt) frames = std::min(frames, s.frame_cnt);
-    return frames;
+    SessionConfig config;
+    config.models = std::move(models);
+    for (const FeatureRequest& request : settings.features)
+        config.features.push_back(twinvmaf::FeatureRequest{request.name, request.options});
+    config.subsample = settings.subsample;
+    config.predict = !settings.no_prediction;
+    return config;
 }
 
-int run(const Settings& settings)
+// Scores one pair (settings.reference, settings.distorted) in a session of
+// `engine` and writes its output, as a single run and each --batch pair do.
+// `label` prefixes the closing line ("" for a single run).
+void score_pair(const Engine& engine, const SessionConfig& session_config, const Settings& settings,
+                const std::string& label)
 {
     const auto started = std::chrono::steady_clock::now();
+    // A bad TWINVMAF_SIMD fails now, whatever the features.
+    simd::configure();
     // A folder, a missing folder or a read-only file fails now, not after
     // the scoring; the path is resolved again when the output is written.
     if (!settings.output_path.empty()) resolve_output_target(settings.output_path);
-    // With --no_prediction, models still choose features (as in Netflix's vmaf)
-    // but predict nothing.
-    std::vector<model::LoadedModel> models = load_models(settings);
-    const std::vector<OptionValues> configs = extractor_configs(settings, models);
-    auto extractors = make_extractors(configs, settings.no_prediction ? std::span<const model::LoadedModel>() : models);
-    const Backend backend = choose_backend(settings, configs);
-    auto reference = open_video(settings.reference, settings.raw_format);
-    auto distorted = open_video(settings.distorted, settings.raw_format);
+    Session session = engine.open(session_config);
 
     const bool show_progress = !settings.quiet && ::isatty(STDERR_FILENO);
-    Progress progress(show_progress, expected_frames(settings, *reference, *distorted));
-
-    PipelineConfig config;
-    config.threads = settings.threads;
-    config.subsample = settings.subsample;
-    config.frame_cnt = settings.frame_cnt;
-    config.skip_ref = settings.frame_skip_ref;
-    config.skip_dist = settings.frame_skip_dist;
-    config.backend = backend;
-    config.gpu_device = settings.gpu;
-    config.feature_options = configs;
-    config.progress = [&](std::uint64_t done) { progress.update(done); };
-    config.warn = [&](const std::string& message) {
-        progress.interrupt();
+    std::optional<Progress> progress;
+    ScoreCallbacks callbacks;
+    callbacks.opened = [&](std::optional<std::uint64_t> frames) { progress.emplace(show_progress, frames); };
+    callbacks.progress = [&](std::uint64_t done) { progress->update(done); };
+    callbacks.warn = [&](const std::string& message) {
+        if (progress) progress->interrupt();
         std::fprintf(stderr, "twinvmaf: warning: %s\n", message.c_str());
     };
-
-    Collector collector;
-    Pipeline pipeline(std::move(extractors), config);
-    PipelineResult result;
+    const Inputs inputs{.reference = settings.reference,
+                        .distorted = settings.distorted,
+                        .raw_format = settings.raw_format,
+                        .frame_cnt = settings.frame_cnt,
+                        .skip_ref = settings.frame_skip_ref,
+                        .skip_dist = settings.frame_skip_dist};
     const auto pipeline_started = std::chrono::steady_clock::now();
+    std::optional<Scores> scored;
     try {
-        result = pipeline.run(*reference, *distorted, collector);
+        scored = session.score(inputs, callbacks);
     } catch (...) {
-        progress.interrupt();
+        if (progress) progress->interrupt();
         throw;
     }
-    progress.finish(result.frames);
+    const Scores& scores = *scored;
+    if (progress) progress->finish(scores.frames());
     const double pipeline_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - pipeline_started).count();
 
-    if (!settings.no_prediction) {
-        model::score_models(models, collector, result.frames, settings.subsample);
-        // Netflix prints the pooled scores when stderr is a terminal, unless
-        // --quiet is given together with an output file.
-        if (::isatty(STDERR_FILENO) && (!settings.quiet || settings.output_path.empty()))
-            std::fputs(model::pooled_summary(models, collector, result.frames, settings.subsample).c_str(),
-                       stderr);
-    }
+    // Netflix prints the pooled scores when stderr is a terminal, unless
+    // --quiet is given together with an output file.
+    if (!settings.no_prediction && ::isatty(STDERR_FILENO) && (!settings.quiet || settings.output_path.empty()))
+        std::fputs(scores.pooled_summary().c_str(), stderr);
 
-    if (!settings.output_path.empty()) {
-        const VideoFormat& format = reference->format();
-        OutputContext context{collector};
-        context.frame_count = result.frames;
-        context.subsample = settings.subsample;
-        context.width = format.width;
-        context.height = format.height;
-        context.fps = result.seconds > 0 ? static_cast<double>(result.frames) / result.seconds : 0.0;
-        context.precision = settings.precision;
-        context.version = kVersion;
-        write_output_file(settings.output_path, settings.output_format, context);
-    }
+    if (!settings.output_path.empty()) scores.write(settings.output_path, settings.output_format, settings.precision);
     // Which backend ran, once the run has succeeded.
     if (!settings.quiet) {
-        const std::string where = result.device.empty()
-                                      ? std::to_string(resolve_thread_count(settings.threads)) + " threads"
-                                      : result.device;
-        std::fprintf(stderr, "twinvmaf: backend %s (%s), %llu frames\n", backend_name(backend), where.c_str(),
-                     static_cast<unsigned long long>(result.frames));
-        // TWINVMAF_GPU_TIMING=1: where the device time went, per frame.
-        const GpuStats& gpu = result.gpu_stats;
+        const std::string where =
+            scores.device().empty() ? std::to_string(scores.threads()) + " threads" : scores.device();
+        std::fprintf(stderr, "twinvmaf: %sbackend %s (%s), %llu frames\n", label.c_str(),
+                     backend_name(scores.backend()), where.c_str(), static_cast<unsigned long long>(scores.frames()));
+        // TWINVMAF_GPU_TIMING=1: where the time went (per frame on a GPU).
+        const GpuStats& gpu = scores.data().result.gpu_stats;
+        if (std::getenv("TWINVMAF_GPU_TIMING") && scores.backend() == Backend::kCpu) {
+            const double total_ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+            std::fprintf(stderr, "twinvmaf: %shost ms: start-up 0.0 (cpu), frame loop %.1f (%.3f/frame), pipeline "
+                                 "%.1f, whole run %.1f\n",
+                         label.c_str(), 1000 * scores.seconds(), 1000 * scores.seconds() / std::max<double>(1, scores.frames()),
+                         pipeline_ms, total_ms);
+        }
         if (gpu.frames && (gpu.upload_ms > 0 || gpu.readback_ms > 0)) {
             const double n = static_cast<double>(gpu.frames);
-            std::fprintf(stderr, "twinvmaf: device ms/frame: upload %.4f", gpu.upload_ms / n);
+            std::fprintf(stderr, "twinvmaf: %sdevice ms/frame: upload %.4f", label.c_str(), gpu.upload_ms / n);
             for (const auto& [feature, ms] : gpu.twin_ms) std::fprintf(stderr, ", %s %.4f", feature.c_str(), ms / n);
             std::fprintf(stderr, ", readback %.4f\n", gpu.readback_ms / n);
             const double total_ms =
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+            const double seconds = scores.seconds();
             std::fprintf(stderr,
-                         "twinvmaf: host ms: start-up %.1f (engine %.1f, then %zu pinned pictures %.1f), "
+                         "twinvmaf: %shost ms: start-up %.1f (engine %.1f, then %zu pinned pictures %.1f), "
                          "frame loop %.1f (%.3f/frame), pipeline %.1f, whole run %.1f; device span %.1f (%.3f/frame)\n",
-                         gpu.startup_ms, gpu.setup_ms, gpu.pinned_pictures, gpu.pinned_ms, 1000 * result.seconds,
-                         1000 * result.seconds / n, pipeline_ms, total_ms, gpu.device_span_ms, gpu.device_span_ms / n);
+                         label.c_str(), gpu.startup_ms, gpu.setup_ms, gpu.pinned_pictures, gpu.pinned_ms, 1000 * seconds,
+                         1000 * seconds / n, pipeline_ms, total_ms, gpu.device_span_ms, gpu.device_span_ms / n);
         }
     }
+}
+
+int run(const Settings& settings)
+{
+    // The output path is checked before anything else (again by score_pair).
+    if (!settings.output_path.empty()) resolve_output_target(settings.output_path);
+    const Engine engine(engine_config(settings));
+    score_pair(engine, session_config(settings, load_models(settings)), settings, "");
     return 0;
+}
+
+// --batch LIST: every pair of the list in one process, through one engine
+// (a GPU's engine and pinned pictures are made once for pairs of one shape),
+// each exactly as a single run would score and write it. A pair that fails
+// is reported and the rest go on; the exit status says whether any failed.
+int run_batch(const Settings& settings)
+{
+    std::ifstream file(settings.batch_list, std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    if (!file || !text) throw Error("--batch " + message_text(settings.batch_list) + ": cannot read the list");
+    const std::vector<BatchPair> pairs = parse_batch_list(text.str());
+    if (pairs.empty()) throw Error("--batch " + message_text(settings.batch_list) + ": the list names no pair");
+    const std::string& output_option = settings.output_path;
+    if (!output_option.empty() && output_option != "-" && !std::filesystem::is_directory(output_option))
+        throw Error("--batch: -o " + message_text(output_option) + " is not a folder (it names where each pair's output goes)");
+
+    const Engine engine(engine_config(settings));
+    const SessionConfig config = session_config(settings, load_models(settings));
+    // An unknown feature or option fails every pair alike: say so once.
+    (void)engine.open(config);
+
+    std::map<std::string, std::size_t> outputs;  // path -> line that writes it
+    std::size_t failed = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const BatchPair& pair = pairs[i];
+        const std::string label = "pair " + std::to_string(i + 1) + "/" + std::to_string(pairs.size()) + " (line " +
+                                  std::to_string(pair.line) + "): ";
+        try {
+            if (!pair.error.empty()) throw Error(pair.error);
+            Settings one = settings;
+            one.batch_list.clear();
+            one.reference = pair.reference;
+            one.distorted = pair.distorted;
+            if (pair.raw_format) one.raw_format = pair.raw_format;
+            one.output_path = batch_output_path(pair, output_option, settings.output_format);
+            if (one.output_path != "-") {
+                const std::string key = std::filesystem::weakly_canonical(one.output_path).string();
+                const auto [at, added] = outputs.try_emplace(key, pair.line);
+                if (!added)
+                    throw Error("output " + message_text(one.output_path) + " is written by line " + std::to_string(at->second) +
+                                " already; give this pair its own output=");
+            }
+            score_pair(engine, config, one, label);
+        } catch (const std::exception& e) {
+            ++failed;
+            std::fprintf(stderr, "twinvmaf: error: %s%s\n", label.c_str(), e.what());
+        }
+    }
+    if (failed || !settings.quiet)
+        std::fprintf(stderr, "twinvmaf: batch: %zu of %zu pairs scored, %zu failed\n", pairs.size() - failed,
+                     pairs.size(), failed);
+    return failed ? 2 : 0;
 }
 
 }  // namespace
@@ -272,9 +264,12 @@ int main(int argc, char** argv)
         case cli::Action::kVersion:
             std::printf("twinvmaf %s (scores match Netflix libvmaf %s)\n", kVersion,
                         kNetflixReferenceVersion);
+            // Which CPU kernels run (TWINVMAF_SIMD caps them; src/core/simd.h).
+            std::printf("CPU kernels: %s\n", simd::name(simd::current()).c_str());
             return 0;
         case cli::Action::kRun: {
-            const int status = cli::run(parsed.settings);
+            const int status =
+                parsed.settings.batch_list.empty() ? cli::run(parsed.settings) : cli::run_batch(parsed.settings);
             print_wall_clock("after run()");
             return status;
         }

@@ -74,18 +74,29 @@ std::uint64_t Collector::frame_span() const
 std::optional<double> Collector::pooled(std::size_t id, PoolMethod method,
                                         std::uint64_t frame_count, unsigned subsample) const
 {
+    if (frame_count == 0) return std::nullopt;
+    return pooled_range(id, method, 0, frame_count - 1, subsample);
+}
+
+std::optional<double> Collector::pooled_range(std::size_t id, PoolMethod method, std::uint64_t first,
+                                              std::uint64_t last, unsigned subsample) const
+{
+    if (first > last) return std::nullopt;
     // Same order of additions as libvmaf, so the sums round identically.
     std::uint64_t counted = 0;
     double min = 0.0, max = 0.0, sum = 0.0, inverse_sum = 0.0;
-    for (std::uint64_t i = 0; i < frame_count; ++i) {
-        if (subsample > 1 && i % subsample) continue;
-        if (!has(id, i)) return std::nullopt;
-        const double s = series_[id].values[i];
-        ++counted;
-        sum += s;
-        inverse_sum += 1.0 / (s + 1.0);
-        if (i == 0 || s < min) min = s;
-        if (i == 0 || s > max) max = s;
+    for (std::uint64_t i = first;; ++i) {
+        if (subsample <= 1 || i % subsample == 0) {
+            if (!has(id, i)) return std::nullopt;
+            const double s = series_[id].values[i];
+            const bool first_counted = counted == 0;
+            ++counted;
+            sum += s;
+            inverse_sum += 1.0 / (s + 1.0);
+            if (first_counted || s < min) min = s;
+            if (first_counted || s > max) max = s;
+        }
+        if (i == last) break;
     }
     if (!counted) return std::nullopt;
     switch (method) {

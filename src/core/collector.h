@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-namespace twinvmaf {
+#include "twinvmaf/output.h"
 
-enum class PoolMethod { kMin, kMax, kMean, kHarmonicMean };
+namespace twinvmaf {
 
 class Collector {
 public:
@@ -54,6 +54,11 @@ public:
     // are multiples of `subsample`; nullopt if a counted frame lacks a value.
     std::optional<double> pooled(std::size_t id, PoolMethod method, std::uint64_t frame_count,
                                  unsigned subsample) const;
+    // The same over frames [first, last] (libvmaf's index_low, index_high).
+    // min and max start from the first frame counted (Netflix's start from
+    // 0 when index_low is off the subsample grid; the same otherwise).
+    std::optional<double> pooled_range(std::size_t id, PoolMethod method, std::uint64_t first, std::uint64_t last,
+                                       unsigned subsample) const;
 
 private:
     std::vector<Series> series_;

@@ -127,16 +127,12 @@ TV_HD DD dd_div(DD x, DD y)
 
 TV_HD std::uint64_t bits_of(double x)
 {
-    std::uint64_t u;
-    std::memcpy(&u, &x, sizeof u);
-    return u;
+    return tv::bit_cast<std::uint64_t>(x);
 }
 
 TV_HD double double_of(std::uint64_t u)
 {
-    double x;
-    std::memcpy(&x, &u, sizeof x);
-    return x;
+    return tv::bit_cast<double>(u);
 }
 
 // Bound on |exact - (hi + lo)| relative to |hi| (see the header comment).
@@ -180,7 +176,7 @@ TV_HD DD log2_dd(double x)
     const DD atanh_s = dd_mul(s, p);
     // 2 atanh(s) / ln 2 = log2(m / c)
     const DD log2_ratio = dd_mul(DD{2.0 * atanh_s.hi, 2.0 * atanh_s.lo}, DD{kInvLn2Hi, kInvLn2Lo});
-    const TablePair& t = kLog2Points[i];
+    const TablePair& t = log2_point(i);
     const DD frac = dd_add(DD{t.hi, t.lo}, log2_ratio);
     return dd_add(DD{static_cast<double>(e), 0.0}, frac);
 }

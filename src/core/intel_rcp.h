@@ -40,8 +40,7 @@ TV_HD constexpr std::uint32_t intel_rcp_fraction(std::uint32_t index)
 
 TV_HD float intel_rcpss(float x)
 {
-    std::uint32_t bits;
-    std::memcpy(&bits, &x, sizeof bits);
+    const std::uint32_t bits = tv::bit_cast<std::uint32_t>(x);
     const std::uint32_t sign = bits & 0x80000000u;
     const std::uint32_t exponent = (bits >> 23) & 0xffu;
     const std::uint32_t fraction = bits & 0x7fffffu;
@@ -55,9 +54,7 @@ TV_HD float intel_rcpss(float x)
     } else {
         out = sign | ((253 - exponent) << 23) | (intel_rcp_fraction(fraction >> 12) << 11);
     }
-    float result;
-    std::memcpy(&result, &out, sizeof result);
-    return result;
+    return tv::bit_cast<float>(out);
 }
 
 }  // namespace twinvmaf

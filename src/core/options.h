@@ -14,6 +14,8 @@
 #include <variant>
 #include <vector>
 
+#include "twinvmaf/options.h"
+
 namespace twinvmaf {
 
 enum class OptionType { kBool, kInt, kDouble, kString };
@@ -33,9 +35,6 @@ struct OptionSpec {
     bool names_output = false;
     std::string alias;  // short name in output suffixes; empty = name
 };
-
-// `key=value` pairs in the order given on the command line.
-using OptionList = std::vector<std::pair<std::string, std::string>>;
 
 class OptionValues {
 public:

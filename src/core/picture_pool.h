@@ -74,6 +74,22 @@ public:
         for (auto& picture : made) free_.push_back(std::move(picture));
     }
 
+    // Makes pictures until `count` are free (a pool kept from an earlier
+    // run already holds them: nothing to do). Returns how many it made.
+    std::size_t top_up(std::size_t count, const VideoFormat& format, unsigned threads = 1)
+    {
+        const std::size_t free = free_count();
+        if (free >= count) return 0;
+        reserve(count - free, format, threads);
+        return count - free;
+    }
+
+    std::size_t free_count()
+    {
+        std::lock_guard lock(mutex_);
+        return free_.size();
+    }
+
 private:
     void put(Picture* picture)
     {

@@ -66,6 +66,9 @@ public:
 // Twin factories by feature name (src/gpu/twin_registry.cu).
 std::unique_ptr<DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
 bool has_twin(const std::string& feature);
+// "" when the feature's twin takes these options, else why not (e.g. an
+// option whose output only the CPU reference writes).
+std::string twin_option_refusal(const OptionValues& options);
 
 // Launch geometry helper.
 inline unsigned blocks_for(std::size_t items, unsigned per_block)

@@ -323,6 +323,21 @@ bool twin_exists(const std::string& feature, Backend backend)
     return backend == gpu::kThisBackend && gpu::has_twin(feature);
 }
 
+std::string gpu_refusal(Backend backend, const std::vector<OptionValues>& features)
+{
+    if (backend != gpu::kThisBackend)
+        return std::string("--backend ") + backend_name(backend) + ": this twinvmaf was built with " +
+               backend_name(gpu::kThisBackend) + " only";
+    for (const OptionValues& options : features) {
+        if (!gpu::has_twin(options.feature()))
+            return "feature '" + options.feature() + "' has no " + backend_name(backend) +
+                   " twin yet; use --backend cpu";
+        if (std::string why = gpu::twin_option_refusal(options); !why.empty())
+            return why + "; use --backend cpu";
+    }
+    return "";
+}
+
 PictureAllocator pinned_picture_allocator(Backend backend, int device)
 {
     if (backend != gpu::kThisBackend) return {};
@@ -333,14 +348,7 @@ std::unique_ptr<GpuEngine> make_gpu_engine(Backend backend, int device, const Vi
                                            const std::vector<OptionValues>& features, unsigned history,
                                            std::size_t upload_bytes)
 {
-    if (backend != gpu::kThisBackend)
-        throw Error(std::string("--backend ") + backend_name(backend) + ": this twinvmaf was built with " +
-                    backend_name(gpu::kThisBackend) + " only");
-    for (const OptionValues& options : features) {
-        if (!gpu::has_twin(options.feature()))
-            throw Error("feature '" + options.feature() + "' has no " + backend_name(backend) +
-                        " twin yet; use --backend cpu");
-    }
+    if (std::string why = gpu_refusal(backend, features); !why.empty()) throw Error(why);
     return std::make_unique<gpu::Engine>(backend, device, format, features, history, upload_bytes);
 }
 

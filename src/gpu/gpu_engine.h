@@ -16,13 +16,10 @@
 
 #include "core/feature.h"
 #include "core/options.h"
+#include "twinvmaf/backend.h"
 #include "twinvmaf/picture.h"
 
 namespace twinvmaf {
-
-enum class Backend { kCpu, kCuda, kHip };
-
-const char* backend_name(Backend backend);
 
 // Counters that prove the frame flow (tests assert them per frame).
 struct GpuStats {
@@ -66,6 +63,12 @@ bool backend_compiled(Backend backend);
 int gpu_device_count(Backend backend);
 // True when `feature` has a twin on `backend`.
 bool twin_exists(const std::string& feature, Backend backend);
+// Why `features` (extractor option values) cannot all run on `backend`: ""
+// when they can, else a one-line reason ("feature 'x' has no cuda twin yet;
+// use --backend cpu", or an option only the CPU reference has). The pipeline
+// asks before any extractor is initialised, so nothing is set up (no file
+// made) for a run that is refused.
+std::string gpu_refusal(Backend backend, const std::vector<OptionValues>& features);
 
 // Pinned host memory for pictures scored on `device`, so that uploads need
 // no staging copy. It carries the device rather than an engine, because the

@@ -10,13 +10,18 @@ int gpu_device_count(Backend) { return 0; }
 
 bool twin_exists(const std::string&, Backend) { return false; }
 
+std::string gpu_refusal(Backend backend, const std::vector<OptionValues>&)
+{
+    return std::string("--backend ") + backend_name(backend) +
+           ": this twinvmaf was built without it (no nvcc/hipcc at build time)";
+}
+
 PictureAllocator pinned_picture_allocator(Backend, int) { return {}; }
 
 std::unique_ptr<GpuEngine> make_gpu_engine(Backend backend, int, const VideoFormat&,
                                            const std::vector<OptionValues>&, unsigned, std::size_t)
 {
-    throw Error(std::string("--backend ") + backend_name(backend) +
-                ": this twinvmaf was built without it (no nvcc/hipcc at build time)");
+    throw Error(gpu_refusal(backend, {}));
 }
 
 }  // namespace twinvmaf

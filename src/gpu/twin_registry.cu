@@ -18,22 +18,40 @@ std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const Vi
 namespace adm {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
 }
+namespace cambi {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+std::string twin_refusal(const OptionValues& options);
+}
+namespace speed {
+std::unique_ptr<gpu::DeviceTwin> make_chroma_twin(const OptionValues& options, const VideoFormat& format);
+std::unique_ptr<gpu::DeviceTwin> make_temporal_twin(const OptionValues& options, const VideoFormat& format);
+}
 
 namespace gpu {
 
 namespace {
 
 using Factory = std::unique_ptr<DeviceTwin> (*)(const OptionValues&, const VideoFormat&);
+// Options of the CPU reference that a twin does not take ("" if fine).
+using Refusal = std::string (*)(const OptionValues&);
 
-const std::map<std::string, Factory>& twins()
+struct Twin {
+    Factory make;
+    Refusal refusal = nullptr;
+};
+
+const std::map<std::string, Twin>& twins()
 {
-    static const std::map<std::string, Factory> factories = {
-        {"psnr", psnr::make_twin},
-        {"motion", motion::make_twin},
-        {"adm", adm::make_twin},
-        {"vif", vif::make_twin},
+    static const std::map<std::string, Twin> registry = {
+        {"psnr", {psnr::make_twin}},
+        {"motion", {motion::make_twin}},
+        {"adm", {adm::make_twin}},
+        {"vif", {vif::make_twin}},
+        {"cambi", {cambi::make_twin, cambi::twin_refusal}},
+        {"speed_chroma", {speed::make_chroma_twin}},
+        {"speed_temporal", {speed::make_temporal_twin}},
     };
-    return factories;
+    return registry;
 }
 
 }  // namespace
@@ -44,7 +62,15 @@ std::unique_ptr<DeviceTwin> make_twin(const OptionValues& options, const VideoFo
 {
     const auto found = twins().find(options.feature());
     if (found == twins().end()) throw Error("feature '" + options.feature() + "' has no GPU twin");
-    return found->second(options, format);
+    if (std::string why = twin_option_refusal(options); !why.empty()) throw Error(why);
+    return found->second.make(options, format);
+}
+
+std::string twin_option_refusal(const OptionValues& options)
+{
+    const auto found = twins().find(options.feature());
+    if (found == twins().end() || !found->second.refusal) return "";
+    return found->second.refusal(options);
 }
 
 }  // namespace gpu

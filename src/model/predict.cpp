@@ -204,6 +204,30 @@ BootstrapStatistics bootstrap_statistics(const Model& reference, std::span<doubl
     return stats;
 }
 
+// One frame of a bootstrap collection: each member's score as written (into
+// `written`) and the statistics of their untransformed, unclipped scores.
+BootstrapStatistics collection_frame(std::vector<FrameScorer>& members, std::uint64_t frame, std::vector<double>& raw,
+                                     std::vector<double>& written)
+{
+    for (std::size_t m = 0; m < members.size(); ++m) {
+        // libvmaf predicts each member twice, once with transform and clip
+        // off (for the statistics) and once as the member says (written);
+        // the SVM part is the same both times.
+        raw[m] = members[m].raw(frame);
+        written[m] = finish(members[m].model(), raw[m], {});
+    }
+    return bootstrap_statistics(members.front().model(), raw);
+}
+
+// Writes `value` unless `name` has a value at `frame` already.
+double keep_first(Collector& collector, const std::string& name, std::uint64_t frame, double value)
+{
+    const std::size_t id = collector.id(name);
+    if (collector.has(id, frame)) return collector.get(id, frame);
+    collector.set(id, frame, value);
+    return value;
+}
+
 bool on_grid(std::uint64_t frame, unsigned subsample)
 {
     return subsample <= 1 || frame % subsample == 0;
@@ -241,17 +265,11 @@ void score_collection(const LoadedModel& loaded, Collector& collector, std::uint
     for (std::size_t s = 0; s < std::size(kStatisticSuffixes); ++s)
         statistic_ids[s] = new_series(collector, loaded.model.name + kStatisticSuffixes[s]);
 
-    std::vector<double> raw(members.size());
+    std::vector<double> raw(members.size()), written(members.size());
     for (std::uint64_t frame = 0; frame < frame_count; ++frame) {
         if (!on_grid(frame, subsample)) continue;
-        for (std::size_t m = 0; m < members.size(); ++m) {
-            // libvmaf predicts each member twice, once with transform and clip
-            // off (for the statistics) and once as the member says (written);
-            // the SVM part is the same both times.
-            raw[m] = members[m].raw(frame);
-            collector.set(member_ids[m], frame, finish(members[m].model(), raw[m], {}));
-        }
-        const BootstrapStatistics stats = bootstrap_statistics(members.front().model(), raw);
+        const BootstrapStatistics stats = collection_frame(members, frame, raw, written);
+        for (std::size_t m = 0; m < members.size(); ++m) collector.set(member_ids[m], frame, written[m]);
         const double values[] = {stats.bagging, stats.stddev, stats.ci_lo, stats.ci_hi};
         for (std::size_t s = 0; s < std::size(values); ++s) collector.set(statistic_ids[s], frame, values[s]);
     }
@@ -294,6 +312,31 @@ void score_models(std::span<const LoadedModel> models, Collector& collector,
     for (const LoadedModel& loaded : models) {
         if (loaded.is_collection()) score_collection(loaded, collector, frame_count, subsample);
     }
+}
+
+double score_model_frame(const Model& model, Collector& collector, std::uint64_t frame)
+{
+    if (const auto id = collector.find(model.name); id && collector.has(*id, frame)) return collector.get(*id, frame);
+    FrameScorer scorer(model, collector);
+    const double score = finish(model, scorer.raw(frame), {});
+    collector.set(model.name, frame, score);
+    return score;
+}
+
+CollectionScores score_collection_frame(const LoadedModel& loaded, Collector& collector, std::uint64_t frame)
+{
+    if (!loaded.is_collection()) throw Error("model " + loaded.label + " is not a bootstrap collection");
+    std::vector<FrameScorer> members;
+    for (const Model& member : loaded.bootstrap) members.emplace_back(member, collector);
+    std::vector<double> raw(members.size()), written(members.size());
+    const BootstrapStatistics stats = collection_frame(members, frame, raw, written);
+    for (std::size_t m = 0; m < members.size(); ++m) keep_first(collector, loaded.bootstrap[m].name, frame, written[m]);
+    const double values[] = {stats.bagging, stats.stddev, stats.ci_lo, stats.ci_hi};
+    CollectionScores kept{};
+    double* out[] = {&kept.bagging, &kept.stddev, &kept.ci_lo, &kept.ci_hi};
+    for (std::size_t s = 0; s < std::size(values); ++s)
+        *out[s] = keep_first(collector, loaded.model.name + kStatisticSuffixes[s], frame, values[s]);
+    return kept;
 }
 
 std::string pooled_summary(std::span<const LoadedModel> models, const Collector& collector,

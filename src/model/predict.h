@@ -46,6 +46,21 @@ std::vector<std::string> output_names(const LoadedModel& loaded);
 void score_models(std::span<const LoadedModel> models, Collector& collector,
                   std::uint64_t frame_count, unsigned subsample);
 
+// One frame at a time, as libvmaf's C API computes model scores when asked
+// (vmaf_score_at_index(), vmaf_score_at_index_model_collection()): the
+// scores are written to the collector unless it has them at that frame
+// already (then those are returned), so asking twice gives the same
+// values. Features are read from ModelFeature::input; throws
+// twinvmaf::Error naming the feature and frame when one is missing.
+double score_model_frame(const Model& model, Collector& collector, std::uint64_t frame);
+
+struct CollectionScores {
+    double bagging, stddev, ci_lo, ci_hi;
+};
+// Writes the members (<name>_0001 ..) and the statistics (<name>_bagging,
+// _stddev, _ci_p95_lo, _ci_p95_hi) of a bootstrap collection's frame.
+CollectionScores score_collection_frame(const LoadedModel& loaded, Collector& collector, std::uint64_t frame);
+
 // The pooled (mean) scores as Netflix's vmaf prints them on stderr:
 //   "vmaf_v0.6.1: 80.123456"
 //   "vmaf_b_v0.6.3: 80.1, ci.p95: [78.9, 81.2], stddev: 0.5" (collections,

@@ -215,9 +215,10 @@ TEST_P(Golden, MatchesNetflixAtFullPrecision)
     expect_same_numbers(ours["aggregate_metrics"], golden["aggregate_metrics"], "aggregate");
 
     // The bytes, too, where Netflix's key order is not a race.
-    if (golden["frames"].empty() || !has_raced_key(golden["frames"][0]["metrics"]))
+    if (golden["frames"].empty() || !has_raced_key(golden["frames"][0]["metrics"])) {
         EXPECT_EQ(without_version_and_fps(ours_text), without_version_and_fps(golden_text))
             << "same numbers but different bytes";
+    }
 }
 
 std::vector<std::tuple<std::string, std::string>> cases()

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <optional>
 #include <random>
 #include <string>
@@ -142,6 +143,29 @@ std::vector<TwinCase> twin_cases()
         {"vif", {{"vif_skip_scale0", "true"}}},
         {"vif", {{"debug", "true"}}},
         {"vif", {{"debug", "true"}, {"vif_skip_scale0", "true"}, {"vif_enhn_gain_limit", "1.5"}}},
+        // cambi: the v1 models' options (speed-up, max, visibility), full
+        // reference, an encoding size (resampling, anti-dithering), a
+        // non-default window and top-k, more contrast steps, PQ.
+        {"cambi", {}},
+        {"cambi", {{"cambi_high_res_speedup", "1080"}, {"cambi_max_val", "17"}, {"cambi_vis_lum_threshold", "0.06"}}},
+        {"cambi", {{"full_ref", "true"}}},
+        {"cambi", {{"enc_width", "320"}, {"enc_height", "180"}, {"enc_bitdepth", "8"}}},
+        {"cambi", {{"window_size", "31"}, {"topk", "0.2"}}},
+        {"cambi", {{"max_log_contrast", "3"}, {"tvi_threshold", "0.03"}, {"cambi_vis_lum_threshold", "0.1"}}},
+        {"cambi", {{"eotf", "pq"}, {"cambi_topk", "0.9"}}},
+        // SpEED: prescale with each method, weight modes, the filters' and
+        // the entropies' parameters; temporal with the reference difference.
+        {"speed_chroma", {}},
+        {"speed_chroma", {{"speed_prescale", "0.6"}, {"speed_prescale_method", "bilinear"}}},
+        {"speed_chroma", {{"speed_prescale", "0.8"}, {"speed_prescale_method", "nearest"}}},
+        {"speed_chroma", {{"speed_prescale", "1.5"}, {"speed_prescale_method", "bicubic"}}},
+        {"speed_chroma", {{"speed_prescale", "1.3"}, {"speed_prescale_method", "lanczos4"}}},
+        {"speed_chroma", {{"speed_weight_var_mode", "3"}, {"speed_kernelscale", "1.5"}}},
+        {"speed_chroma",
+         {{"speed_weight_var_mode", "5"}, {"speed_sigma_nn", "0.19"}, {"speed_nn_floor", "0.1"}, {"speed_max_val", "45"}}},
+        {"speed_temporal", {}},
+        {"speed_temporal", {{"speed_use_ref_diff", "true"}}},
+        {"speed_temporal", {{"speed_prescale", "0.5"}, {"speed_prescale_method", "bilinear"}}},
     };
 }
 
@@ -150,6 +174,32 @@ std::string describe(const TwinCase& c)
     std::string text = c.feature;
     for (const auto& [k, v] : c.options) text += ":" + k + "=" + v;
     return text;
+}
+
+// The twin equals the CPU on this input; or, where the CPU refuses it (a
+// frame size the feature does not score), the GPU refuses it with the same
+// message.
+void expect_twin_equals_cpu(const fs::path& ref, const fs::path& dis, const VideoFormat& format, const TwinCase& c,
+                            const std::string& where)
+{
+    std::string cpu_error;
+    ScoredRun cpu;
+    try {
+        cpu = score(ref, dis, format, c.feature, c.options, Backend::kCpu);
+    } catch (const Error& e) {
+        cpu_error = e.what();
+    }
+    if (!cpu_error.empty()) {
+        try {
+            score(ref, dis, format, c.feature, c.options, gpu_backend());
+            ADD_FAILURE() << where << ": the CPU refuses (" << cpu_error << "), the GPU scored";
+        } catch (const Error& e) {
+            EXPECT_EQ(std::string(e.what()), cpu_error) << where;
+        }
+        return;
+    }
+    const ScoredRun gpu = score(ref, dis, format, c.feature, c.options, gpu_backend());
+    expect_identical(cpu.collector, gpu.collector, where);
 }
 
 TEST(GpuTwins, EqualCpuOnEveryFixture)
@@ -165,10 +215,8 @@ TEST(GpuTwins, EqualCpuOnEveryFixture)
                                  info["bitdepth"].get<unsigned>()};
         for (const TwinCase& c : twin_cases()) {
             if (!twin_exists(c.feature, gpu_backend())) continue;
-            const auto ref = entry.path() / "ref.yuv", dis = entry.path() / "dis.yuv";
-            const ScoredRun cpu = score(ref, dis, format, c.feature, c.options, Backend::kCpu);
-            const ScoredRun gpu = score(ref, dis, format, c.feature, c.options, gpu_backend());
-            expect_identical(cpu.collector, gpu.collector, entry.path().filename().string() + " " + describe(c));
+            expect_twin_equals_cpu(entry.path() / "ref.yuv", entry.path() / "dis.yuv", format, c,
+                                   entry.path().filename().string() + " " + describe(c));
             ++compared;
         }
     }
@@ -206,22 +254,9 @@ TEST(GpuTwins, EqualCpuOnTinyAndOddSizes)
                 for (const TwinCase& c : twin_cases()) {
                     if (!twin_exists(c.feature, gpu_backend())) continue;
                     if (w <= 33 && !c.options.empty()) continue;  // tiny sizes: default options only
-                    // A size the feature refuses (vif below 8x8) must be refused on both.
-                    bool refused = false;
-                    try {
-                        score(dir / "ref.yuv", dir / "dis.yuv", format, c.feature, c.options, Backend::kCpu);
-                    } catch (const Error&) {
-                        refused = true;
-                    }
-                    if (refused) {
-                        EXPECT_THROW(score(dir / "ref.yuv", dir / "dis.yuv", format, c.feature, c.options, gpu_backend()),
-                                     Error)
-                            << format.describe() + " " + describe(c);
-                        continue;
-                    }
-                    const ScoredRun cpu = score(dir / "ref.yuv", dir / "dis.yuv", format, c.feature, c.options, Backend::kCpu);
-                    const ScoredRun gpu = score(dir / "ref.yuv", dir / "dis.yuv", format, c.feature, c.options, gpu_backend());
-                    expect_identical(cpu.collector, gpu.collector, format.describe() + " " + describe(c));
+                    // A size the feature refuses (vif below 8x8) is refused on both alike.
+                    expect_twin_equals_cpu(dir / "ref.yuv", dir / "dis.yuv", format, c,
+                                           format.describe() + " " + describe(c));
                 }
             }
 }
@@ -259,6 +294,72 @@ TEST(GpuTwins, OneReadbackAndOneWaitPerFrame)
     std::cout << "[ flow ] " << run.result.device << ": " << frames << " frames, " << run.result.gpu_stats.uploads << " uploads, "
               << run.result.gpu_stats.readbacks << " readbacks, " << run.result.gpu_stats.host_waits
               << " host waits\n";
+}
+
+// The VMAF v1 features all on the device at once (the v1.0.16 models'
+// extractors with their options): one readback and one host wait per frame
+// for all twins together, and every value as on the CPU.
+TEST(GpuTwins, V1FeaturesTogetherOneReadbackPerFrame)
+{
+    REQUIRE_GPU();
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    const VideoFormat format{576, 324, ChromaFormat::k420, 8};
+    const std::vector<TwinCase> features = {
+        {"cambi", {{"cambi_high_res_speedup", "1080"}, {"cambi_max_val", "17"}, {"cambi_vis_lum_threshold", "0.06"}}},
+        {"speed_chroma", {{"speed_max_val", "45"}, {"speed_nn_floor", "0.1"}, {"speed_sigma_nn", "0.19"},
+                          {"speed_weight_var_mode", "5"}}},
+        {"speed_temporal", {}},
+        {"adm", {{"adm_csf_mode", "2"}, {"adm_dlm_weight", "0.7"}, {"adm_min_val", "0.5"}, {"adm_noise_weight", "0.02"}}},
+        {"motion", {{"motion_max_val", "18"}}},
+    };
+    auto run = [&](Backend backend) {
+        std::vector<std::unique_ptr<FeatureExtractor>> extractors;
+        PipelineConfig config;
+        config.threads = 2;
+        config.backend = backend;
+        for (const TwinCase& c : features) {
+            const FeatureInfo& info = find_feature(c.feature);
+            OptionValues values(info.name, info.options);
+            values.set_all(c.options);
+            extractors.push_back(info.create(values));
+            config.feature_options.push_back(values);
+        }
+        auto r = open_video((fixture / "ref.yuv").string(), format);
+        auto d = open_video((fixture / "dis.yuv").string(), format);
+        ScoredRun scored;
+        Pipeline pipeline(std::move(extractors), config);
+        scored.result = pipeline.run(*r, *d, scored.collector);
+        return scored;
+    };
+    const ScoredRun cpu = run(Backend::kCpu);
+    const ScoredRun gpu = run(gpu_backend());
+    expect_identical(cpu.collector, gpu.collector, "v1 features together");
+    const std::uint64_t frames = gpu.result.frames;
+    EXPECT_EQ(gpu.result.gpu_stats.readbacks, frames);
+    EXPECT_EQ(gpu.result.gpu_stats.host_waits, frames);
+    EXPECT_EQ(gpu.result.gpu_stats.uploads, 2 * frames);
+    std::cout << "[ flow v1 ] " << gpu.result.device << ": " << frames << " frames, cambi + speed_chroma + "
+              << "speed_temporal + adm + motion: " << gpu.result.gpu_stats.uploads << " uploads, "
+              << gpu.result.gpu_stats.readbacks << " readbacks, " << gpu.result.gpu_stats.host_waits << " host waits\n";
+}
+
+// cambi's heatmaps are the CPU reference's: refused on the GPU before any
+// file is made.
+TEST(GpuTwins, CambiHeatmapsAreRefusedBeforeAnythingIsWritten)
+{
+    REQUIRE_GPU();
+    TempDir dir;
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    const std::string maps = (dir / "maps").string();
+    try {
+        score(fixture / "ref.yuv", fixture / "dis.yuv", VideoFormat{576, 324, ChromaFormat::k420, 8}, "cambi",
+              {{"heatmaps_path", maps}}, gpu_backend());
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("heatmaps_path is written by the CPU reference only"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_FALSE(fs::exists(maps));
 }
 
 TEST(GpuTwins, BackendIsReportedAndMissingDeviceIsAnError)

@@ -2,8 +2,13 @@
 // arithmetic, and the sizes refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
+#include <iostream>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "core/feature_names.h"
 #include "core/options.h"
@@ -220,6 +225,121 @@ TEST(Cambi, RefusesFramesNetflixDoesNotScore)
     Settings bad_eotf;
     bad_eotf.eotf = "hlg";
     EXPECT_THROW(make_setup(bad_eotf, format(640, 480)), Error);
+}
+
+}  // namespace
+}  // namespace twinvmaf::cambi
+
+namespace twinvmaf::cambi {
+namespace {
+
+// Netflix's quickselect and serial double sum (cambi.c), as a model: the
+// value twinvmaf's exact top-k sum departs from (docs/compat.md).
+double netflix_pooling(std::vector<float> values, int k)
+{
+    float* arr = values.data();
+    const int n = static_cast<int>(values.size());
+    if (n != k) {
+        int left = 0, right = n - 1;
+        while (left < right) {
+            const float pivot = arr[k];
+            int i = left, j = right;
+            do {
+                while (arr[i] > pivot) ++i;
+                while (arr[j] < pivot) --j;
+                if (i <= j) {
+                    std::swap(arr[i], arr[j]);
+                    ++i;
+                    --j;
+                }
+            } while (i <= j);
+            if (j < k) left = i;
+            if (k < i) right = j;
+        }
+    }
+    double sum = 0;
+    for (int i = 0; i < k; ++i) sum += arr[i];
+    return sum / k;
+}
+
+// Random c-values as cambi makes them: 0 where unmasked, else
+// (float)(weight * p0 * pm) * reciprocal[p0 + pm] with a window of 65.
+std::vector<float> random_c_values(std::size_t n, std::uint32_t seed, double zero_share)
+{
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> unit(0, 1);
+    const float* reciprocal = reciprocal_table();
+    std::vector<float> out(n);
+    for (float& v : out) {
+        if (unit(rng) < zero_share) continue;
+        // Counts from small windows (few samples of a value) and from large.
+        const int range = rng() % 2 ? 20 : 2000;
+        const int p0 = 1 + static_cast<int>(rng() % range), pm = 1 + static_cast<int>(rng() % range);
+        const int weight = contrast_weight(static_cast<int>(rng() % kMaxDiffs));
+        v = static_cast<float>(weight * p0 * pm) * reciprocal[p0 + pm];
+    }
+    return out;
+}
+
+TEST(CambiPooling, TopKSumIsExactWhateverTheOrder)
+{
+    for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+        std::vector<float> values = random_c_values(5000 + seed * 977, seed, seed % 3 * 0.3);
+        const int k = topk_count(0.6, static_cast<unsigned>(values.size()), 1);
+        // Independently: each value's exact binary fraction in one 128-bit
+        // integer of units 2^-40, the k largest after a full sort.
+        std::vector<float> sorted = values;
+        std::sort(sorted.begin(), sorted.end(), std::greater<float>());
+        unsigned __int128 exact = 0;
+        for (int i = 0; i < k; ++i) {
+            int e = 0;
+            const double m = std::frexp(static_cast<double>(sorted[i]), &e);  // sorted[i] = m 2^e
+            if (m == 0) continue;
+            const auto mantissa = static_cast<std::uint64_t>(std::ldexp(m, 24));
+            exact += static_cast<unsigned __int128>(mantissa) << (e - 24 + kFixedFractionBits);
+        }
+        const double expected = std::ldexp(static_cast<double>(exact), -kFixedFractionBits) / k;
+        // Ours in two orders (shuffled, reversed): the same bits.
+        for (int order = 0; order < 2; ++order) {
+            std::vector<float> input = values;
+            if (order) std::reverse(input.begin(), input.end());
+            else std::shuffle(input.begin(), input.end(), std::mt19937(seed));
+            std::nth_element(input.begin(), input.begin() + (k - 1), input.end(), std::greater<float>());
+            FixedSum sum;
+            for (int i = 0; i < k; ++i) add_fixed(sum, c_value_fixed(input[i]));
+            EXPECT_EQ(pooled_mean(sum, k), expected) << "seed " << seed;
+        }
+    }
+}
+
+// How far Netflix's serial double sum is from the exact one: the bound that
+// docs/compat.md states, measured here (printed) and asserted.
+TEST(CambiPooling, NetflixsSerialSumIsWithinItsRoundingBound)
+{
+    int differing = 0, trials = 0;
+    double worst = 0;
+    // Sums stay exact in double below 2^29 (c-values are >= 0.5: multiples of
+    // 2^-24), so the sizes go up to a 4K frame's 8.3 million values.
+    for (std::uint32_t seed = 1; seed <= 24; ++seed) {
+        const std::size_t n = seed <= 20 ? 2000 + seed * 1031 : (std::size_t{1} << (seed + 1)) + 12345;
+        const std::vector<float> values = random_c_values(n, seed, 0.3);
+        const int k = topk_count(0.6, static_cast<unsigned>(values.size()), 1);
+        std::vector<float> input = values;
+        std::nth_element(input.begin(), input.begin() + (k - 1), input.end(), std::greater<float>());
+        FixedSum sum;
+        for (int i = 0; i < k; ++i) add_fixed(sum, c_value_fixed(input[i]));
+        const double ours = pooled_mean(sum, k);
+        const double netflix = netflix_pooling(values, k);
+        ++trials;
+        if (ours != netflix) ++differing;
+        const double relative = std::fabs(ours - netflix) / ours;
+        worst = std::max(worst, relative);
+        // A serial sum of k non-negative terms is within (k - 1) u of the
+        // exact sum (u = 2^-53), and the division adds at most u.
+        EXPECT_LE(relative, k * 0x1p-53) << "seed " << seed;
+    }
+    std::cout << "[ cambi pooling ] Netflix's serial double sum differs from the exact one in " << differing << " of "
+              << trials << " random scales; largest relative difference " << worst << "\n";
 }
 
 }  // namespace

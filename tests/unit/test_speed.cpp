@@ -279,7 +279,7 @@ TEST(Speed, EigenvaluesOfSmallSymmetricMatrices)
     // [[2,1,0],[1,2,1],[0,1,2]]: 2 - sqrt 2, 2, 2 + sqrt 2.
     const float m3[9] = {2, 1, 0, 1, 2, 1, 0, 1, 2};
     float eig[3], scratch[9 + 12];
-    ASSERT_TRUE(symmetric_eigenvalues(m3, 3, eig, scratch));
+    ASSERT_TRUE(symmetric_eigenvalues(m3, 3, eig, scratch, SerialLoop{}));
     std::sort(eig, eig + 3);
     EXPECT_NEAR(eig[0], 2 - std::sqrt(2.0), 1e-6);
     EXPECT_NEAR(eig[1], 2, 1e-6);
@@ -300,7 +300,7 @@ TEST(Speed, EigenvaluesOfSmallSymmetricMatrices)
             md[i * n + j] = m[i * n + j];
         }
     std::vector<float> e(n), sc(n * n + 4 * n);
-    ASSERT_TRUE(symmetric_eigenvalues(m.data(), n, e.data(), sc.data()));
+    ASSERT_TRUE(symmetric_eigenvalues(m.data(), n, e.data(), sc.data(), SerialLoop{}));
     std::sort(e.begin(), e.end());
     const std::vector<double> ref = jacobi_eigenvalues(md, n);
     for (int i = 0; i < n; ++i) EXPECT_NEAR(e[i], ref[i], 2e-5 * ref[n - 1]) << i;
@@ -319,12 +319,44 @@ TEST(Speed, QrSolveRecoversAKnownSolution)
         for (int c = 0; c < cols; ++c)
             for (int k = 0; k < n; ++k) bvec[i * cols + c] += a[i * n + k] * x[k * cols + c];
     std::vector<float> qt(n * n), r(n * n), scratch(4 * n * n + n), qb(n * cols), sol(n * cols);
-    qr_decompose(a.data(), n, qt.data(), r.data(), scratch.data());
+    qr_decompose(a.data(), n, qt.data(), r.data(), scratch.data(), SerialLoop{});
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < i; ++j) EXPECT_NEAR(r[i * n + j], 0.0f, 1e-5) << i << "," << j;
     matmul(qb.data(), qt.data(), bvec.data(), n, cols);
-    ASSERT_TRUE(back_substitute(r.data(), qb.data(), sol.data(), n, cols));
+    for (int j = 0; j < cols; ++j) ASSERT_TRUE(back_substitute_column(r.data(), qb.data(), sol.data(), n, cols, j));
     for (int i = 0; i < n * cols; ++i) EXPECT_NEAR(sol[i], x[i], 1e-4) << i;
+}
+
+// The CPU's fast loops implement the per-entry definitions a GPU twin runs:
+// matmul (rows in vector lanes) against matmul_entry, covariance_sums (325
+// pairs at once) against covariance_pair_sum, bit for bit.
+TEST(Speed, FastLoopsEqualTheirPerEntryDefinitions)
+{
+    std::mt19937 rng(11);
+    std::normal_distribution<float> normal(0, 30);
+    const int n = kBlockElements;
+    for (int cols : {1, 7, 25, 72}) {
+        std::vector<float> x(n * n), y(n * cols), dst(n * cols);
+        for (float& v : x) v = normal(rng);
+        for (float& v : y) v = normal(rng);
+        matmul(dst.data(), x.data(), y.data(), n, cols);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < cols; ++j)
+                ASSERT_EQ(dst[i * cols + j], matmul_entry(x.data(), y.data(), n, cols, i, j)) << i << "," << j;
+    }
+    for (auto [w, h] : {std::pair{9, 5}, std::pair{40, 23}, std::pair{61, 33}}) {
+        std::vector<float> data(static_cast<std::size_t>(w) * h);
+        for (float& v : data) v = normal(rng);
+        const int sub_w = w - 4, sub_h = h - 4;
+        float means[kBlockElements];
+        for (int k = 0; k < n; ++k) means[k] = submatrix_mean(data.data(), w, k / kBlock, k % kBlock, sub_w, sub_h);
+        std::vector<double> centered(static_cast<std::size_t>(sub_w) * kCovariancePad), sums(n * kCovariancePad);
+        covariance_sums(data.data(), w, sub_w, sub_h, means, centered.data(), sums.data());
+        for (int a = 0; a < n; ++a)
+            for (int b = 0; b <= a; ++b)
+                ASSERT_EQ(sums[a * kCovariancePad + b], covariance_pair_sum(data.data(), w, sub_w, sub_h, means, a, b))
+                    << w << "x" << h << " pair " << a << "," << b;
+    }
 }
 
 TEST(Speed, BlockScoreModes)

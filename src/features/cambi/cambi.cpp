@@ -52,7 +52,64 @@ Bisect classify(int code, int diff, double threshold, const std::string& eotf)
     return Bisect::kCorrect;
 }
 
+// Netflix's nearest-neighbour steps: a float position advanced by the ratio
+// per output sample (accumulated, not multiplied).
+std::vector<unsigned> resample_indices(unsigned in_size, unsigned out_size)
+{
+    std::vector<unsigned> indices(out_size);
+    const ResampleAxis axis = resample_axis(in_size, out_size);
+    float position = axis.start;
+    for (unsigned i = 0; i < out_size; ++i, position += axis.ratio) indices[i] = resample_source(position);
+    return indices;
+}
+
+Plan make_plan(unsigned in_w, unsigned in_h, unsigned w, unsigned h, unsigned window)
+{
+    Plan plan{w, h, window, {}, {}};
+    if (w != in_w || h != in_h) {
+        plan.source_columns = resample_indices(in_w, w);
+        plan.source_rows = resample_indices(in_h, h);
+    }
+    return plan;
+}
+
 }  // namespace
+
+unsigned Plan::scale_width(int scale, bool high_res_speedup) const
+{
+    unsigned size = width;
+    for (int s = high_res_speedup ? 0 : 1; s <= scale; ++s) size = (size + 1) >> 1;
+    return size;
+}
+
+unsigned Plan::scale_height(int scale, bool high_res_speedup) const
+{
+    unsigned size = height;
+    for (int s = high_res_speedup ? 0 : 1; s <= scale; ++s) size = (size + 1) >> 1;
+    return size;
+}
+
+double score_from_pools(const Setup& setup, const Plan& plan, const FixedSum (&sums)[kScales])
+{
+    double weighted = 0.0;
+    for (int scale = 0; scale < kScales; ++scale) {
+        const int k = topk_count(setup.topk, plan.scale_width(scale, setup.high_res_speedup),
+                                 plan.scale_height(scale, setup.high_res_speedup));
+        weighted += pooled_mean(sums[scale], k) * kScaleWeights[scale];
+    }
+    const unsigned pad = plan.pad();
+    const unsigned window_pixels = (2 * pad + 1) * (2 * pad + 1);
+    return weighted / static_cast<std::uint16_t>(window_pixels);
+}
+
+void set_frame_scores(FrameScores& scores, const Settings& settings, double dis, double src)
+{
+    const double max_val = settings.max_val;
+    scores.set(0, std::min(dis, max_val));
+    if (!settings.full_ref) return;
+    scores.set(1, std::min(src, max_val));
+    scores.set(2, std::min(std::max(0.0, dis - src), max_val));
+}
 
 const std::vector<OptionSpec>& option_specs()
 {
@@ -276,8 +333,8 @@ Setup make_setup(const Settings& settings, const VideoFormat& format)
     }
     set_band(c);
 
-    s.dis = {enc_w, enc_h, adjusted_window(settings.window_size, enc_w, enc_h, s.high_res_speedup)};
-    s.src = {src_w, src_h, adjusted_window(settings.window_size, src_w, src_h, s.high_res_speedup)};
+    s.dis = make_plan(w, h, enc_w, enc_h, adjusted_window(settings.window_size, enc_w, enc_h, s.high_res_speedup));
+    s.src = make_plan(w, h, src_w, src_h, adjusted_window(settings.window_size, src_w, src_h, s.high_res_speedup));
     const unsigned max_window = std::max(s.dis.window, s.src.window);
     if (max_window * max_window >= static_cast<unsigned>(kReciprocalSize)) {
         throw Error("cambi: window_size " + std::to_string(settings.window_size) + " gives a window of " +
@@ -363,8 +420,8 @@ void CambiCpu::init(const VideoFormat& format)
 void CambiCpu::write_heatmap(int scale, std::uint64_t frame, const float* c_values, unsigned width,
                              unsigned height) const
 {
-    int max_weight = kContrastWeights[0];
-    for (int d = 0; d < setup_.contrast.num_diffs; ++d) max_weight = std::max(max_weight, kContrastWeights[d]);
+    int max_weight = contrast_weight(0);
+    for (int d = 0; d < setup_.contrast.num_diffs; ++d) max_weight = std::max(max_weight, contrast_weight(d));
     const int window = static_cast<int>(setup_.dis.window);
     const int max_c_value = max_weight * window * window / 4;
     const double scaling = static_cast<double>(65535) / max_c_value;

@@ -51,6 +51,18 @@ struct Plan {
     unsigned width = 0;   // after resampling (encoding or source size)
     unsigned height = 0;
     unsigned window = 0;  // adjusted window size (odd)
+    // Nearest-neighbour resampling from the input: the source column of each
+    // output column and the source row of each output row (Netflix steps a
+    // float position, so these are tables, not a formula). Empty when the
+    // plan has the input's size.
+    std::vector<unsigned> source_columns;
+    std::vector<unsigned> source_rows;
+
+    unsigned pad() const { return window / 2; }
+    // Scale s's size: halved (rounding up) from scale 1 on, and from scale 0
+    // with the high-resolution speed-up.
+    unsigned scale_width(int scale, bool high_res_speedup) const;
+    unsigned scale_height(int scale, bool high_res_speedup) const;
 };
 
 // What init() derives from the options and the input format.
@@ -80,6 +92,15 @@ int vlt_luma(double threshold, const std::string& eotf);
 // Derives the setup; throws twinvmaf::Error where Netflix fails or would read
 // outside its buffers.
 Setup make_setup(const Settings& settings, const VideoFormat& format);
+
+// One input's cambi score (before clipping to cambi_max_val) from the exact
+// top-k sums of its scales (cambi_math.h): the pooled means weighted per
+// scale over the window's area. The CPU reference and the GPU twin both end here.
+double score_from_pools(const Setup& setup, const Plan& plan, const FixedSum (&sums)[kScales]);
+
+// The frame's outputs from the inputs' scores: cambi, and with full_ref
+// cambi_source and cambi_full_reference, each clipped to cambi_max_val.
+void set_frame_scores(FrameScores& scores, const Settings& settings, double dis, double src);
 
 class CambiCpu final : public FeatureExtractor {
 public:

@@ -6,6 +6,7 @@
 // Netflix would read outside its buffers instead).
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "core/cpu_dispatch.h"
@@ -45,41 +46,36 @@ struct CambiScratch final : Scratch {
 // differ), then Netflix's 2x2 anti-dithering average for encodes of fewer
 // than 10 bits.
 template <class Sample>
-void preprocess(const PlaneView& plane, unsigned bitdepth, unsigned out_w, unsigned out_h, bool anti_dither,
-                CambiScratch& s)
+void preprocess(const PlaneView& plane, unsigned bitdepth, const Plan& plan, bool anti_dither, CambiScratch& s)
 {
     std::uint16_t* out = s.image.data();
     const std::size_t stride = s.stride;
-    if (plane.width == out_w && plane.height == out_h) {
+    const unsigned out_w = plan.width, out_h = plan.height;
+    if (plan.source_columns.empty()) {
         for (unsigned i = 0; i < out_h; ++i) {
             const Sample* in = plane.row<Sample>(i);
             std::uint16_t* o = out + i * stride;
             for (unsigned j = 0; j < out_w; ++j) o[j] = to_10bit(in[j], bitdepth);
         }
     } else {
-        const ResampleAxis ax = resample_axis(plane.width, out_w);
-        const ResampleAxis ay = resample_axis(plane.height, out_h);
-        std::vector<unsigned> columns(out_w);
-        float x = ax.start;
-        for (unsigned j = 0; j < out_w; ++j, x += ax.ratio) columns[j] = resample_source(x);
-        float y = ay.start;
-        for (unsigned i = 0; i < out_h; ++i, y += ay.ratio) {
-            const Sample* in = plane.row<Sample>(resample_source(y));
+        for (unsigned i = 0; i < out_h; ++i) {
+            const Sample* in = plane.row<Sample>(plan.source_rows[i]);
             std::uint16_t* o = out + i * stride;
-            for (unsigned j = 0; j < out_w; ++j) o[j] = to_10bit(in[columns[j]], bitdepth);
+            for (unsigned j = 0; j < out_w; ++j) o[j] = to_10bit(in[plan.source_columns[j]], bitdepth);
         }
     }
     if (!anti_dither) return;
     // In place, top to bottom and left to right: each sample reads only
-    // samples that are not yet rewritten.
-    for (unsigned i = 0; i + 1 < out_h; ++i) {
+    // samples that are not yet rewritten (so it equals anti_dithered() of
+    // the values before this pass, as the GPU twin computes it).
+    for (unsigned i = 0; i < out_h; ++i) {
         std::uint16_t* r = out + i * stride;
-        const std::uint16_t* n = r + stride;
-        for (unsigned j = 0; j + 1 < out_w; ++j) r[j] = static_cast<std::uint16_t>((r[j] + r[j + 1] + n[j] + n[j + 1]) >> 2);
-        r[out_w - 1] = static_cast<std::uint16_t>((r[out_w - 1] + n[out_w - 1]) >> 1);
+        const std::uint16_t* n = i + 1 < out_h ? r + stride : r;
+        for (unsigned j = 0; j < out_w; ++j) {
+            const unsigned right = j + 1 < out_w ? j + 1 : j;
+            r[j] = anti_dithered(r[j], r[right], n[j], n[right], i + 1 == out_h, j + 1 == out_w);
+        }
     }
-    std::uint16_t* last = out + (out_h - 1) * stride;
-    for (unsigned j = 0; j + 1 < out_w; ++j) last[j] = static_cast<std::uint16_t>((last[j] + last[j + 1]) >> 1);
 }
 
 // A sample is in the mask when more than mask_threshold() of the 7x7 samples
@@ -96,6 +92,7 @@ void spatial_mask(unsigned w, unsigned h, CambiScratch& s)
     std::uint32_t* prefix = s.prefix.data();
     std::fill(sums, sums + w, 0);
 
+    // Row r of flat_sample() (cambi_math.h), split so that it vectorises.
     auto flat_row = [&](unsigned r) {
         std::uint8_t* out = s.flat[r % ring].data();
         const std::uint16_t* a = img + r * stride;
@@ -262,39 +259,15 @@ private:
     unsigned w_, h_, pad_, columns_;
 };
 
-// Netflix's quickselect (Hoare partition around arr[k], descending): leaves
-// the k largest values in arr[0..k), in the order its swaps leave them, which
-// decides the rounding of the sum below.
-void quick_select(float* arr, int n, int k)
+// The exact sum of the top-k c-values (cambi_math.h: any selection of the k
+// largest gives the same sum, so the GPU twin's radix select does).
+FixedSum top_k_sum(float* c_values, double topk, unsigned w, unsigned h)
 {
-    if (n == k) return;
-    int left = 0, right = n - 1;
-    while (left < right) {
-        const float pivot = arr[k];
-        int i = left, j = right;
-        do {
-            while (arr[i] > pivot) ++i;
-            while (arr[j] < pivot) --j;
-            if (i <= j) {
-                std::swap(arr[i], arr[j]);
-                ++i;
-                --j;
-            }
-        } while (i <= j);
-        if (j < k) left = i;
-        if (k < i) right = j;
-    }
-}
-
-// Mean of the top-k c-values, summed in double in quickselect's order.
-double spatial_pooling(float* c_values, double topk, unsigned w, unsigned h)
-{
-    const int n = static_cast<int>(w * h);
-    const int k = std::clamp(static_cast<int>(topk * n), 1, n);
-    quick_select(c_values, n, k);
-    double sum = 0;
-    for (int i = 0; i < k; ++i) sum += c_values[i];
-    return sum / k;
+    const int k = topk_count(topk, w, h);
+    std::nth_element(c_values, c_values + (k - 1), c_values + std::size_t{w} * h, std::greater<float>());
+    FixedSum sum;
+    for (int i = 0; i < k; ++i) add_fixed(sum, c_value_fixed(c_values[i]));
+    return sum;
 }
 
 // The hot parts, in one version per instruction set (core/cpu_dispatch.h).
@@ -313,16 +286,16 @@ TV_CPU_CLONES void scale_clone(CambiScratch& s, const ContrastParams& contrast, 
     Windows(s, contrast, reciprocal, w, h, pad).run();
 }
 
-TV_CPU_CLONES void preprocess_8bit(const PlaneView& plane, unsigned bitdepth, unsigned w, unsigned h, bool anti_dither,
+TV_CPU_CLONES void preprocess_8bit(const PlaneView& plane, unsigned bitdepth, const Plan& plan, bool anti_dither,
                                    CambiScratch& s)
 {
-    preprocess<std::uint8_t>(plane, bitdepth, w, h, anti_dither, s);
+    preprocess<std::uint8_t>(plane, bitdepth, plan, anti_dither, s);
 }
 
-TV_CPU_CLONES void preprocess_16bit(const PlaneView& plane, unsigned bitdepth, unsigned w, unsigned h, bool anti_dither,
+TV_CPU_CLONES void preprocess_16bit(const PlaneView& plane, unsigned bitdepth, const Plan& plan, bool anti_dither,
                                     CambiScratch& s)
 {
-    preprocess<std::uint16_t>(plane, bitdepth, w, h, anti_dither, s);
+    preprocess<std::uint16_t>(plane, bitdepth, plan, anti_dither, s);
 }
 
 }  // namespace
@@ -336,13 +309,13 @@ double CambiCpu::score(const Picture& picture, const Plan& plan, bool heatmaps, 
     const PlaneView luma = picture.plane(0);
     const unsigned bitdepth = setup_.input.bitdepth;
     const bool anti_dither = setup_.enc_bitdepth < 10;
-    if (bitdepth > 8) preprocess_16bit(luma, bitdepth, plan.width, plan.height, anti_dither, s);
-    else preprocess_8bit(luma, bitdepth, plan.width, plan.height, anti_dither, s);
+    if (bitdepth > 8) preprocess_16bit(luma, bitdepth, plan, anti_dither, s);
+    else preprocess_8bit(luma, bitdepth, plan, anti_dither, s);
 
     unsigned w = plan.width, h = plan.height;
     mask_clone(s, w, h);
-    const unsigned pad = plan.window / 2;
-    double per_scale[kScales];
+    const unsigned pad = plan.pad();
+    FixedSum sums[kScales];
     for (int scale = 0; scale < kScales; ++scale) {
         const bool decimate_first = scale > 0 || setup_.high_res_speedup;
         if (decimate_first) {
@@ -351,23 +324,16 @@ double CambiCpu::score(const Picture& picture, const Plan& plan, bool heatmaps, 
         }
         scale_clone(s, setup_.contrast, reciprocal_table(), decimate_first, w, h, pad);
         if (heatmaps) write_heatmap(scale, frame, s.c_values.data(), w, h);
-        per_scale[scale] = spatial_pooling(s.c_values.data(), setup_.topk, w, h);
+        sums[scale] = top_k_sum(s.c_values.data(), setup_.topk, w, h);
     }
-    double weighted = 0.0;
-    for (int scale = 0; scale < kScales; ++scale) weighted += per_scale[scale] * kScaleWeights[scale];
-    const unsigned window_pixels = (2 * pad + 1) * (2 * pad + 1);
-    return weighted / static_cast<std::uint16_t>(window_pixels);
+    return score_from_pools(setup_, plan, sums);
 }
 
 void CambiCpu::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const
 {
-    const double max_val = settings_.max_val;
     const double dis = score(inputs.dis, setup_.dis, !heatmaps_.empty(), inputs.index, *scratch);
-    scores.set(0, std::min(dis, max_val));
-    if (!settings_.full_ref) return;
-    const double src = score(inputs.ref, setup_.src, false, inputs.index, *scratch);
-    scores.set(1, std::min(src, max_val));
-    scores.set(2, std::min(std::max(0.0, dis - src), max_val));
+    const double src = settings_.full_ref ? score(inputs.ref, setup_.src, false, inputs.index, *scratch) : 0.0;
+    set_frame_scores(scores, settings_, dis, src);
 }
 
 }  // namespace twinvmaf::cambi

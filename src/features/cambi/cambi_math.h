@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "core/bit_math.h"
 #include "core/host_device.h"
@@ -17,10 +18,16 @@ namespace twinvmaf::cambi {
 
 inline constexpr int kScales = 5;
 inline constexpr int kScaleWeights[kScales] = {16, 8, 4, 2, 1};
-// Netflix's suprathreshold contrast response, indexed by contrast step - 1.
+// Netflix's suprathreshold contrast response of a contrast step d + 1
+// (d < kMaxDiffs). A table local to the function, which GPU code can read
+// (not a namespace-scope array).
 inline constexpr int kMaxDiffs = 32;
-inline constexpr int kContrastWeights[kMaxDiffs] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
-                                                    8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+TV_HD int contrast_weight(int d)
+{
+    static constexpr int kWeights[kMaxDiffs] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
+                                                8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+    return kWeights[d];
+}
 // The spatial mask counts flat samples in a 7x7 window.
 inline constexpr int kMaskFilterSize = 7;
 // Below this width AND height cambi does not score (Netflix's init fails).
@@ -77,6 +84,29 @@ TV_HD std::uint16_t to_10bit(unsigned sample, unsigned bitdepth)
     return static_cast<std::uint16_t>(sample << (10 - bitdepth));
 }
 
+// Netflix's 2x2 anti-dithering average of a sample (value r0, right
+// neighbour r1, lower neighbours n0, n1): the last column averages only
+// vertically, the last row only horizontally, the corner stays.
+TV_HD std::uint16_t anti_dithered(std::uint16_t r0, std::uint16_t r1, std::uint16_t n0, std::uint16_t n1, bool last_row,
+                                  bool last_col)
+{
+    if (!last_row && !last_col) return static_cast<std::uint16_t>((r0 + r1 + n0 + n1) >> 2);
+    if (!last_row) return static_cast<std::uint16_t>((r0 + n0) >> 1);
+    if (!last_col) return static_cast<std::uint16_t>((r0 + r1) >> 1);
+    return r0;
+}
+
+// Whether sample (r, c) of a w x h picture equals its right and lower
+// neighbours (the last column and row compare only what they have; the
+// corner counts as flat): the spatial mask's derivative test.
+TV_HD bool flat_sample(const std::uint16_t* image, std::ptrdiff_t stride, unsigned w, unsigned h, unsigned r, unsigned c)
+{
+    const std::uint16_t* a = image + r * stride;
+    const bool right = c + 1 < w ? a[c] == a[c + 1] : true;
+    const bool down = r + 1 < h ? a[c] == a[c + stride] : true;
+    return right && down;
+}
+
 // Nearest-neighbour resampling: the source index of output index i, stepping
 // a float position by `ratio` from `start` as Netflix does (the position is
 // accumulated in float; + 0.5 is a double addition).
@@ -112,7 +142,7 @@ TV_HD float c_value(const std::uint16_t* histograms, std::ptrdiff_t row_stride, 
             const unsigned p1 = histograms[up * row_stride + col];
             const unsigned p2 = down >= 0 ? histograms[down * row_stride + col] : 0u;
             const unsigned pm = p1 > p2 ? p1 : p2;
-            const int product = kContrastWeights[d] * static_cast<int>(p0) * static_cast<int>(pm);
+            const int product = contrast_weight(d) * static_cast<int>(p0) * static_cast<int>(pm);
             const float val = static_cast<float>(product) * reciprocal[pm + p0];
             if (val > best) best = val;
         }
@@ -128,4 +158,77 @@ TV_HD void set_band(ContrastParams& p)
     p.band_size = static_cast<std::uint16_t>(p.tvi[p.num_diffs - 1] + 1 - p.band_base);
 }
 
+// ---------------------------------------------------------------------------
+// Spatial pooling: the mean of the k largest c-values of a scale.
+//
+// Netflix adds the k values in double in the order its quickselect leaves
+// them, an order no parallel device can follow. twinvmaf adds them exactly
+// instead, in fixed point, which any order gives bit for bit, and rounds the
+// exact sum to double once (docs/compat.md, "cambi's top-k sum": it changes
+// no value of any public golden).
+//
+// Why fixed point is exact here: a c-value is 0 or
+// (float)(weight * p0 * pm) * reciprocal[p0 + pm] with weight, p0, pm >= 1
+// and p0 + pm < kReciprocalSize, so it lies in [2^-13, 2^14) (reciprocal >=
+// 1/4225 > 2^-13; weight * p0 * pm / (p0 + pm) <= 9 * 4225 / 4 < 2^14). A
+// float in that range is m * 2^(e-150), m < 2^24, e - 150 >= -36: in units
+// of 2^-kFixedFractionBits (2^-40) it is the integer m << (e - 110), below
+// 2^54. The sum keeps the high and low 32-bit halves of those integers in
+// two 64-bit counters, which cannot overflow below 2^32 values.
+inline constexpr int kFixedFractionBits = 40;
+
+struct FixedSum {
+    std::uint64_t high = 0;  // sum of (fixed >> 32)
+    std::uint64_t low = 0;   // sum of (fixed & 0xffffffff)
+};
+
+// A c-value in units of 2^-40 (see above; 0 for 0).
+TV_HD std::uint64_t c_value_fixed(float value)
+{
+    const std::uint32_t bits = tv::bit_cast<std::uint32_t>(value);
+    if (bits == 0) return 0;
+    const int exponent = static_cast<int>(bits >> 23);  // sign is 0: c-values are >= 0
+    const std::uint64_t mantissa = (bits & 0x7fffffu) | 0x800000u;
+    return mantissa << (exponent - 150 + kFixedFractionBits);
+}
+
+TV_HD void add_fixed(FixedSum& sum, std::uint64_t fixed, std::uint64_t times = 1)
+{
+    sum.high += (fixed >> 32) * times;
+    sum.low += (fixed & 0xffffffffu) * times;
+}
+
+// The order in which c-values rank for the top k, as unsigned integers: a
+// non-negative float's bits order like its value.
+TV_HD std::uint32_t c_value_key(float value)
+{
+    return tv::bit_cast<std::uint32_t>(value);
+}
+
+// How many values the top k of a scale of w x h c-values holds (Netflix's
+// clamp of (int)(topk * n) to [1, n]).
+TV_HD int topk_count(double topk, unsigned w, unsigned h)
+{
+    const int n = static_cast<int>(w * h);
+    const int k = static_cast<int>(topk * n);
+    return k < 1 ? 1 : (k > n ? n : k);
+}
+
 }  // namespace twinvmaf::cambi
+
+#if !defined(__CUDACC__) && !defined(__HIP__)
+#include <cmath>
+
+namespace twinvmaf::cambi {
+
+// The exact sum rounded once to double, divided by k: the scale's pooled
+// c-value. Host only (a 128-bit integer's conversion).
+inline double pooled_mean(const FixedSum& sum, int k)
+{
+    const unsigned __int128 total = (static_cast<unsigned __int128>(sum.high) << 32) + sum.low;
+    // The conversion rounds to nearest once; scaling by 2^-40 is exact.
+    return std::ldexp(static_cast<double>(total), -kFixedFractionBits) / k;
+}
+
+}  // namespace twinvmaf::cambi
+#endif

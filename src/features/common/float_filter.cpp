@@ -34,12 +34,6 @@ const char* method_name(ScaleMethod m)
     return "?";
 }
 
-// Netflix's mirror of a scaler tap, as the int it indexes with.
-int mirrored_index(int i, int size)
-{
-    return static_cast<int>(mirror_f(static_cast<float>(i), 0, static_cast<float>(size - 1)));
-}
-
 float lanczos4_weight(float x)
 {
     const float a = 4.0f;
@@ -173,6 +167,19 @@ Scaler::Scaler(ScaleMethod method, int src_w, int src_h, int dst_w, int dst_h, c
     }
 }
 
+ScalerView Scaler::view() const
+{
+    ScalerView v;
+    v.method = static_cast<int>(method_);
+    v.src_w = src_w_, v.src_h = src_h_, v.dst_w = dst_w_, v.dst_h = dst_h_;
+    v.ratio_x = ratio_x_, v.ratio_y = ratio_y_;
+    v.x1 = x1_.data(), v.x2 = x2_.data(), v.y1 = y1_.data(), v.y2 = y2_.data();
+    v.dx = dx_.data(), v.dy = dy_.data();
+    v.x0 = x0_.data(), v.y0 = y0_.data();
+    v.wx = wx_.data(), v.wy = wy_.data();
+    return v;
+}
+
 void Scaler::apply(const float* src, float* dst) const
 {
     const int sw = src_w_, sh = src_h_, dw = dst_w_, dh = dst_h_;
@@ -180,53 +187,9 @@ void Scaler::apply(const float* src, float* dst) const
         std::memcpy(dst, src, sizeof(float) * static_cast<std::size_t>(sw) * static_cast<std::size_t>(sh));
         return;
     }
-    switch (method_) {
-    case ScaleMethod::kNearest:
-        for (int y = 0; y < dh; ++y) {
-            const int sy = static_cast<int>(static_cast<float>(y) * ratio_y_);
-            for (int x = 0; x < dw; ++x) {
-                const int sx = static_cast<int>(static_cast<float>(x) * ratio_x_);
-                dst[static_cast<std::ptrdiff_t>(y) * dw + x] = src[static_cast<std::ptrdiff_t>(sy) * sw + sx];
-            }
-        }
-        break;
-    case ScaleMethod::kBilinear:
-        for (int y = 0; y < dh; ++y) {
-            const float* r1 = src + static_cast<std::ptrdiff_t>(y1_[y]) * sw;
-            const float* r2 = src + static_cast<std::ptrdiff_t>(y2_[y]) * sw;
-            const float dy = dy_[y];
-            float* out = dst + static_cast<std::ptrdiff_t>(y) * dw;
-            for (int x = 0; x < dw; ++x)
-                out[x] = bilinear_sample(r1[x1_[x]], r1[x2_[x]], r2[x1_[x]], r2[x2_[x]], dx_[x], dy);
-        }
-        break;
-    case ScaleMethod::kBicubic:
-    case ScaleMethod::kLanczos4: {
-        // Per output sample: weights wx * wy, source rows outer, columns
-        // inner, value (and for lanczos4 the weight sum) added in that order.
-        const bool cubic = method_ == ScaleMethod::kBicubic;
-        const int taps = cubic ? 4 : 9;
-        const int first = cubic ? -1 : -4;
-        for (int y = 0; y < dh; ++y) {
-            const float* wy = &wy_[static_cast<std::size_t>(y) * taps];
-            for (int x = 0; x < dw; ++x) {
-                const float* wx = &wx_[static_cast<std::size_t>(x) * taps];
-                float value = 0, weight_sum = 0;
-                for (int j = 0; j < taps; ++j) {
-                    const int yi = mirrored_index(y0_[y] + first + j, sh);
-                    for (int i = 0; i < taps; ++i) {
-                        const int xi = mirrored_index(x0_[x] + first + i, sw);
-                        const float weight = wx[i] * wy[j];
-                        weight_sum += weight;
-                        value += src[static_cast<std::ptrdiff_t>(yi) * sw + xi] * weight;
-                    }
-                }
-                dst[static_cast<std::ptrdiff_t>(y) * dw + x] = cubic ? value : value / weight_sum;
-            }
-        }
-        break;
-    }
-    }
+    const ScalerView v = view();
+    for (int y = 0; y < dh; ++y)
+        for (int x = 0; x < dw; ++x) dst[static_cast<std::ptrdiff_t>(y) * dw + x] = scaled_sample(v, src, x, y);
 }
 
 // The columns are independent, so each one's taps, added in order, run side

@@ -62,6 +62,10 @@ public:
     Scaler(ScaleMethod method, int src_w, int src_h, int dst_w, int dst_h, const std::string& who);
 
     void apply(const float* src, float* dst) const;
+    // The tables, for scaled_sample() (float_filter_math.h); a GPU twin
+    // copies the arrays to the device and points a copy of this at them.
+    ScalerView view() const;
+    bool identity() const { return src_w_ == dst_w_ && src_h_ == dst_h_; }
 
     int src_width() const { return src_w_; }
     int src_height() const { return src_h_; }

@@ -38,13 +38,11 @@ TV_HD float log2f_approx(float x)
         static_cast<float>(-0.721314327952201), static_cast<float>(1.442694803896991),
         0.0f,
     };
-    std::uint32_t bits;
-    std::memcpy(&bits, &x, sizeof bits);
+    std::uint32_t bits = tv::bit_cast<std::uint32_t>(x);
     if (x != x) bits = 0xFFC00000u;
     const std::uint32_t exponent = (bits & 0x7F800000u) >> 23;
     const std::uint32_t mantissa_bits = (bits & 0x007FFFFFu) | 0x3F800000u;
-    float mantissa;
-    std::memcpy(&mantissa, &mantissa_bits, sizeof mantissa);
+    const float mantissa = tv::bit_cast<float>(mantissa_bits);
     const float log_base = static_cast<float>(static_cast<std::int32_t>(exponent) - 127);
     const float t = mantissa - 1.0f;
     float log_remain = 0;

@@ -1,9 +1,10 @@
-// The CPU reference of motion: the luma SAD of a frame against an earlier
-// one, row by row with the shared arithmetic of motion_math.h.
+// The CPU path of motion: the luma SAD of a frame against an earlier one,
+// row by row with the row kernels of motion_kernels.h (motion_math.h's
+// loops or their SIMD implementation).
 #include <vector>
 
-#include "core/cpu_dispatch.h"
 #include "features/motion/motion.h"
+#include "features/motion/motion_kernels.h"
 #include "features/motion/motion_math.h"
 
 namespace twinvmaf::motion {
@@ -12,12 +13,13 @@ namespace {
 
 // One vertically blurred row with kRadius mirrored columns on each side.
 struct MotionScratch final : Scratch {
+    Kernels kernels = motion::kernels();
     std::vector<std::int32_t> padded_row;
 };
 
-template <class Wide, class Sample>
+template <class Sample>
 std::uint64_t plane_sad(const PlaneView& earlier, const PlaneView& current, unsigned bitdepth,
-                        std::int32_t* padded_row)
+                        VerticalBlurFn<Sample> vertical_blur_row, RowSadFn row_sad, std::int32_t* padded_row)
 {
     const int height = static_cast<int>(current.height);
     std::uint64_t sad = 0;
@@ -29,28 +31,12 @@ std::uint64_t plane_sad(const PlaneView& earlier, const PlaneView& current, unsi
             earlier_rows[k] = earlier.row<Sample>(static_cast<unsigned>(source));
             current_rows[k] = current.row<Sample>(static_cast<unsigned>(source));
         }
-        if (!vertical_blur_row<Wide>(earlier_rows, current_rows, current.width, bitdepth, padded_row))
+        if (!vertical_blur_row(earlier_rows, current_rows, current.width, bitdepth, padded_row))
             continue;
         mirror_pad_row(padded_row, current.width);
         sad += row_sad(padded_row, current.width);
     }
     return sad;
-}
-
-// The entry points, compiled per instruction set (core/cpu_dispatch.h). The
-// unrounded vertical sum fits int32 up to 15-bit samples; 16-bit needs int64.
-TV_CPU_CLONES std::uint64_t plane_sad_8bit(const PlaneView& earlier, const PlaneView& current,
-                                           std::int32_t* padded_row)
-{
-    return plane_sad<std::int32_t, std::uint8_t>(earlier, current, 8, padded_row);
-}
-
-TV_CPU_CLONES std::uint64_t plane_sad_high_bitdepth(const PlaneView& earlier, const PlaneView& current,
-                                                    unsigned bitdepth, std::int32_t* padded_row)
-{
-    if (bitdepth < 16)
-        return plane_sad<std::int32_t, std::uint16_t>(earlier, current, bitdepth, padded_row);
-    return plane_sad<std::int64_t, std::uint16_t>(earlier, current, bitdepth, padded_row);
 }
 
 }  // namespace
@@ -69,13 +55,14 @@ void MotionCpu::extract(const FrameInputs& inputs, FrameScores& scores, Scratch*
     const PlaneView current = inputs.ref.plane(0);
     const PlaneView earlier = inputs.previous_ref[settings().frame_distance() - 1]->plane(0);
 
-    std::vector<std::int32_t>& padded_row = static_cast<MotionScratch*>(scratch)->padded_row;
-    padded_row.resize(current.width + 2 * kRadius);
+    MotionScratch& s = *static_cast<MotionScratch*>(scratch);
+    s.padded_row.resize(current.width + 2 * kRadius);
 
     const unsigned bitdepth = format().bitdepth;
-    scores.set_integer(0, bitdepth == 8
-                              ? plane_sad_8bit(earlier, current, padded_row.data())
-                              : plane_sad_high_bitdepth(earlier, current, bitdepth, padded_row.data()));
+    scores.set_integer(0, bitdepth == 8 ? plane_sad(earlier, current, 8, s.kernels.vertical_blur_8bit,
+                                                    s.kernels.row_sad, s.padded_row.data())
+                                        : plane_sad(earlier, current, bitdepth, s.kernels.vertical_blur_16bit,
+                                                    s.kernels.row_sad, s.padded_row.data()));
 }
 
 }  // namespace twinvmaf::motion

@@ -82,6 +82,14 @@ struct PlaneScratch final : Scratch {
 void plane_stats(const Settings& settings, const Geometry& geometry, const Filters& filters,
                  const float* plane, PlaneScratch& scratch, PlaneStats& out);
 
+// The CPU's covariance sums of all 325 pairs of block offsets at once:
+// sums[x * kCovariancePad + y] = covariance_pair_sum(..., x, y) for y <= x
+// (speed_math.h; the pairs run side by side in vector lanes). centered holds
+// sub_w * kCovariancePad doubles.
+inline constexpr int kCovariancePad = 32;
+void covariance_sums(const float* data, int stride, int sub_w, int sub_h, const float* means, double* centered,
+                     double* sums);
+
 // Score of a reference / distorted pair of stats (get_speed_score), as float.
 float speed_score(const Settings& settings, const Geometry& geometry, const PlaneStats& ref,
                   const PlaneStats& dis);
@@ -115,6 +123,11 @@ public:
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
     void flush(Collector& collector) override;
 
+    // What init() fixed, for a GPU twin built from this extractor.
+    const Settings& settings() const { return settings_; }
+    const Geometry& geometry() const { return geometry_; }
+    const Filters& filters() const { return filters_; }
+
 protected:
     Kind kind_;
     Settings settings_;
@@ -131,6 +144,12 @@ class SpeedChroma final : public SpeedExtractor {
 public:
     SpeedChroma(const Settings& settings, const OptionValues& values);
     void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
+
+    // The frame's outputs from the channel scores (CPU and twin): each
+    // clipped to speed_max_val as libvmaf's MIN(float, double); integer 0
+    // holds the singular-covariance flags.
+    static void set_scores(FrameScores& scores, const Settings& settings, float u, float v, float uv,
+                           std::uint64_t flags);
 };
 
 class SpeedTemporal final : public SpeedExtractor {
@@ -139,6 +158,10 @@ public:
     unsigned history() const override { return 1; }
     bool temporal() const override { return true; }
     void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
+
+    // The frame's output (not clipped: Netflix ignores speed_max_val here)
+    // and its singular flags, for the CPU and the twin.
+    static void set_scores(FrameScores& scores, float score, std::uint64_t flags);
 };
 
 FeatureInfo chroma_feature_info();

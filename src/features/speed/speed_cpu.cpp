@@ -18,7 +18,7 @@ namespace twinvmaf::speed {
 
 namespace {
 
-constexpr int kPad = 32;  // covariance accumulator row: 25 entries, padded
+constexpr int kPad = kCovariancePad;
 
 // libvmaf's MIN() of a float score and the double speed_max_val.
 double nf_min_double(float a, double b) { return static_cast<double>(a) < b ? static_cast<double>(a) : b; }
@@ -33,6 +33,8 @@ void remove_local_mean(float* plane, int w, int h, const std::vector<float>& tap
 // Sums of (x - mean_x)(y - mean_y) in double for every pair of the 25 block
 // offsets, each pair in Netflix's order (sub-picture rows, then columns);
 // independent pairs run side by side in the vector lanes.
+}  // namespace
+
 TV_CPU_CLONES void covariance_sums(const float* data, int stride, int sub_w, int sub_h, const float* means,
                                    double* centered, double* sums)
 {
@@ -58,18 +60,7 @@ TV_CPU_CLONES void covariance_sums(const float* data, int stride, int sub_w, int
     }
 }
 
-// Independent term Y (25 x blocks): Y[k][block] = sample k of the block.
-void independent_term(const float* data, int stride, int blocks_x, int blocks_y, float* y)
-{
-    const int blocks = blocks_x * blocks_y;
-    for (int k = 0; k < kBlockElements; ++k) {
-        const int r = k / kBlock, c = k % kBlock;
-        for (int by = 0; by < blocks_y; ++by)
-            for (int bx = 0; bx < blocks_x; ++bx)
-                y[static_cast<std::ptrdiff_t>(k) * blocks + by * blocks_x + bx] =
-                    data[static_cast<std::ptrdiff_t>(by * kBlock + r) * stride + bx * kBlock + c];
-    }
-}
+namespace {
 
 TV_CPU_CLONES bool solve(const float* cov, const float* y, float* x, int cols, float* work)
 {
@@ -77,9 +68,11 @@ TV_CPU_CLONES bool solve(const float* cov, const float* y, float* x, int cols, f
     float* r = qt + kBlockElements * kBlockElements;
     float* qr_scratch = r + kBlockElements * kBlockElements;
     float* qy = qr_scratch + 4 * kBlockElements * kBlockElements + kBlockElements;
-    qr_decompose(cov, kBlockElements, qt, r, qr_scratch);
+    qr_decompose(cov, kBlockElements, qt, r, qr_scratch, SerialLoop{});
     matmul(qy, qt, y, kBlockElements, cols);
-    return back_substitute(r, qy, x, kBlockElements, cols);
+    bool solved = true;
+    for (int j = 0; j < cols; ++j) solved = back_substitute_column(r, qy, x, kBlockElements, cols, j) && solved;
+    return solved;
 }
 
 }  // namespace
@@ -129,8 +122,10 @@ void plane_stats(const Settings& settings, const Geometry& g, const Filters& f, 
         }
 
     std::vector<float> eig_scratch(static_cast<std::size_t>(n) * n + 4 * n);
-    symmetric_eigenvalues(cov, n, eig, eig_scratch.data());
-    independent_term(data, ow, static_cast<int>(g.blocks_x), static_cast<int>(g.blocks_y), y);
+    symmetric_eigenvalues(cov, n, eig, eig_scratch.data(), SerialLoop{});
+    for (int k = 0; k < n; ++k)
+        for (int b = 0; b < blocks; ++b)
+            y[static_cast<std::size_t>(k) * blocks + b] = independent_entry(data, ow, static_cast<int>(g.blocks_x), k, b);
 
     bool regular = true;
     for (int k = 0; k < n; ++k)
@@ -143,38 +138,27 @@ void plane_stats(const Settings& settings, const Geometry& g, const Filters& f, 
     out.singular = !solved;
     if (out.singular) std::fill(x, x + static_cast<std::size_t>(n) * blocks, 0.0f);
 
-    // S[block] = sum over k of x[k] y[k] / 25, rows added in order.
-    out.variances.assign(static_cast<std::size_t>(blocks), 0.0f);
-    for (int k = 0; k < n; ++k) {
-        const float* xk = x + static_cast<std::size_t>(k) * blocks;
-        const float* yk = y + static_cast<std::size_t>(k) * blocks;
-        for (int b = 0; b < blocks; ++b) {
-            const float z = (xk[b] * yk[b]) / static_cast<float>(n);
-            out.variances[b] = k == 0 ? z : out.variances[b] + z;
-        }
-    }
+    out.variances.resize(static_cast<std::size_t>(blocks));
+    out.entropies.resize(static_cast<std::size_t>(blocks));
     const float sigma_nn = static_cast<float>(settings.sigma_nn);
     const double log2_2pie = log2_2pi_e();
-    out.entropies.assign(static_cast<std::size_t>(blocks), 0.0f);
-    for (int k = 0; k < n; ++k) {
-        const float l = eig[k] < 0 ? 0 : eig[k];
-        for (int b = 0; b < blocks; ++b)
-            out.entropies[b] = entropy_step(out.entropies[b], l, out.variances[b], sigma_nn, log2_2pie);
+    for (int b = 0; b < blocks; ++b) {
+        out.variances[b] = block_variance(x, y, blocks, b);
+        out.entropies[b] = block_entropy(eig, out.variances[b], sigma_nn, log2_2pie);
     }
 }
 
 float speed_score(const Settings& settings, const Geometry& g, const PlaneStats& ref, const PlaneStats& dis)
 {
     if (ref.singular != dis.singular) return 0.0f;  // only one side unstable: 0, as Netflix
-    const float sigma_nn = static_cast<float>(settings.sigma_nn);
-    const float nn_floor = static_cast<float>(settings.nn_floor);
-    const float base = base_entropy(sigma_nn, nn_floor, log2_2pi_e());
-    float score = 0;
+    const float base =
+        base_entropy(static_cast<float>(settings.sigma_nn), static_cast<float>(settings.nn_floor), log2_2pi_e());
     const std::size_t blocks = g.blocks();
+    std::vector<float> scores(blocks);
     for (std::size_t b = 0; b < blocks; ++b)
-        score += block_score(ref.entropies[b], dis.entropies[b], ref.variances[b], dis.variances[b], base,
-                             settings.weight_var_mode);
-    return score / static_cast<float>(blocks);
+        scores[b] = block_score(ref.entropies[b], dis.entropies[b], ref.variances[b], dis.variances[b], base,
+                                settings.weight_var_mode);
+    return mean_block_score(scores.data(), static_cast<int>(blocks));
 }
 
 namespace {
@@ -207,25 +191,29 @@ void SpeedChroma::extract(const FrameInputs& inputs, FrameScores& scores, Scratc
         flags |= (s.ref.singular ? 1u : 0u) << (2 * c);
         flags |= (s.dis.singular ? 2u : 0u) << (2 * c);
     }
-    float uv;
-    if (channel_error[0] && !channel_error[1])
-        uv = channel_score[1];
-    else if (channel_error[1] && !channel_error[0])
-        uv = channel_score[0];
-    else
-        uv = static_cast<float>(static_cast<double>(channel_score[0] + channel_score[1]) / 2.0);
-    const double max_val = settings_.max_val;
-    scores.set(0, nf_min_double(channel_score[0], max_val));
-    scores.set(1, nf_min_double(channel_score[1], max_val));
-    scores.set(2, nf_min_double(uv, max_val));
+    const float uv = combine_uv(channel_score[0], channel_score[1], channel_error[0], channel_error[1]);
+    set_scores(scores, settings_, channel_score[0], channel_score[1], uv, flags);
+}
+
+void SpeedChroma::set_scores(FrameScores& scores, const Settings& settings, float u, float v, float uv,
+                             std::uint64_t flags)
+{
+    scores.set(0, nf_min_double(u, settings.max_val));
+    scores.set(1, nf_min_double(v, settings.max_val));
+    scores.set(2, nf_min_double(uv, settings.max_val));
+    scores.set_integer(0, flags);
+}
+
+void SpeedTemporal::set_scores(FrameScores& scores, float score, std::uint64_t flags)
+{
+    scores.set(0, static_cast<double>(score));
     scores.set_integer(0, flags);
 }
 
 void SpeedTemporal::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const
 {
-    scores.set_integer(0, 0);
-    if (inputs.index == 0) {
-        scores.set(0, 0.0);
+    if (inputs.index == 0) {  // no earlier frame: 0, as Netflix
+        set_scores(scores, 0.0f, 0);
         return;
     }
     PlaneScratch& s = *static_cast<PlaneScratch*>(scratch);
@@ -243,9 +231,8 @@ void SpeedTemporal::extract(const FrameInputs& inputs, FrameScores& scores, Scra
 
     plane_stats(settings_, geometry_, filters_, s.ref_plane2.data(), s, s.ref);
     plane_stats(settings_, geometry_, filters_, s.dis_plane2.data(), s, s.dis);
-    const float score = speed_score(settings_, geometry_, s.ref, s.dis);
-    scores.set(0, static_cast<double>(score));
-    scores.set_integer(0, (s.ref.singular ? 1u : 0u) | (s.dis.singular ? 2u : 0u));
+    set_scores(scores, speed_score(settings_, geometry_, s.ref, s.dis),
+               (s.ref.singular ? 1u : 0u) | (s.dis.singular ? 2u : 0u));
 }
 
 }  // namespace twinvmaf::speed

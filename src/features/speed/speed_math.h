@@ -36,6 +36,26 @@ TV_HD int sign_of(float x) { return x >= 0 ? 1 : -1; }
 
 TV_HD float abs_f(float x) { return x < 0 ? -x : (x == 0 ? 0.0f : x); }
 
+// How the block statistics' loops of independent entries run: SerialLoop on
+// the CPU; a GPU twin's policy (gpu/block_loop.h) shares each loop's indices
+// among a block's threads and synchronises the block before and after it,
+// and runs single() in one thread. The scalars between loops are computed
+// by every thread from the same data. Any division of a loop gives the same
+// bits.
+struct SerialLoop {
+    template <class F>
+    TV_HD void operator()(int begin, int end, F&& f) const
+    {
+        for (int i = begin; i < end; ++i) f(i);
+    }
+    template <class F>
+    TV_HD void single(F&& f) const
+    {
+        f();
+    }
+    TV_HD void matmul(float* dst, const float* x, const float* y, int n, int cols) const;
+};
+
 // ---------------------------------------------------------------------------
 // Block statistics (est_params) on a plane `data` of truncated size, row
 // stride `stride` floats. `sub_w` x `sub_h` is the size of each of the 25
@@ -48,6 +68,25 @@ TV_HD float submatrix_mean(const float* data, std::ptrdiff_t stride, int r, int 
     for (int i = 0; i < sub_h; ++i)
         for (int j = 0; j < sub_w; ++j) sum += data[(r + i) * stride + (c + j)];
     return sum / static_cast<float>(static_cast<std::size_t>(sub_w) * static_cast<std::size_t>(sub_h));
+}
+
+// The double sum of (x_a - m_a)(x_b - m_b) over the sub-pictures of block
+// offsets a and b (a = row * 5 + column), rows in order, then columns: one
+// covariance entry before its division. The CPU's covariance_sums computes
+// all 325 pairs at once with these same sums (tests/unit/test_speed.cpp).
+TV_HD double covariance_pair_sum(const float* data, std::ptrdiff_t stride, int sub_w, int sub_h, const float* means,
+                                 int a, int b)
+{
+    const int ra = a / kBlock, ca = a % kBlock, rb = b / kBlock, cb = b % kBlock;
+    const double ma = static_cast<double>(means[a]), mb = static_cast<double>(means[b]);
+    double sum = 0;
+    for (int i = 0; i < sub_h; ++i)
+        for (int j = 0; j < sub_w; ++j) {
+            const double xa = static_cast<double>(data[(ra + i) * stride + (ca + j)]) - ma;
+            const double xb = static_cast<double>(data[(rb + i) * stride + (cb + j)]) - mb;
+            sum += xa * xb;
+        }
+    return sum;
 }
 
 // One covariance entry from its double sum (in row order, (x - mx)(y - my)).
@@ -63,7 +102,8 @@ TV_HD float covariance_from_sum(double sum, int sub_w, int sub_h)
 
 // Householder vector for column `col` below row `start` (annihilates rows
 // start+1..n-1); returns tau, leaves v scaled in the column, beta on top.
-TV_HD float householder_column(float* a, int n, int col, int start)
+template <class Loop>
+TV_HD float householder_column(float* a, int n, int col, int start, const Loop& loop)
 {
     if (n - start == 1) return 0.0f;
     float xnorm2 = 0;
@@ -75,38 +115,46 @@ TV_HD float householder_column(float* a, int n, int col, int start)
     const float tau = (beta - alpha) / beta;
     const float s = alpha - beta;
     if (s != 0.0f) {
-        for (int i = start; i < n; ++i) a[i * n + col] /= s;
-        a[start * n + col] = beta;
+        loop(start, n, [&](int i) { a[i * n + col] /= s; });
+        loop.single([&] { a[start * n + col] = beta; });
     }
     return tau;
 }
 
 // Reduces symmetric `a` (n x n) to tridiagonal form: diagonal d, subdiagonal
 // sd. v and x are scratch vectors of n floats.
-TV_HD void tridiagonalize(float* a, int n, float* d, float* sd, float* v, float* x)
+template <class Loop>
+TV_HD void tridiagonalize(float* a, int n, float* d, float* sd, float* v, float* x, const Loop& loop)
 {
     for (int i = 0; i + 2 < n; ++i) {
-        const float tau = householder_column(a, n, i, i + 1);
-        for (int j = i + 1; j < n; ++j) v[j] = a[j * n + i];
+        const float tau = householder_column(a, n, i, i + 1, loop);
+        loop(i + 1, n, [&](int j) { v[j] = a[j * n + i]; });
         if (tau != 0.0f) {
-            a[(i + 1) * n + i] = v[i + 1];
-            v[i + 1] = 1.0f;
+            loop.single([&] {
+                a[(i + 1) * n + i] = v[i + 1];
+                v[i + 1] = 1.0f;
+            });
             const int s = i + 1;
-            for (int r = s; r < n; ++r) {  // x = tau A v
+            loop(s, n, [&](int r) {  // x = tau A v
                 float acc = 0.0f;
                 for (int c = s; c < n; ++c) acc += tau * a[r * n + c] * v[c];
                 x[r] = acc;
-            }
+            });
             float xv = 0;
             for (int r = s; r < n; ++r) xv += x[r] * v[r];
             const float alpha = static_cast<float>(-0.5 * static_cast<double>(tau) * static_cast<double>(xv));
-            for (int r = s; r < n; ++r) x[r] += alpha * v[r];
-            for (int r = s; r < n; ++r)  // A -= x v' + v x'
-                for (int c = s; c < n; ++c) a[r * n + c] -= x[r] * v[c] + v[r] * x[c];
+            loop(s, n, [&](int r) { x[r] += alpha * v[r]; });
+            const int m = n - s;
+            loop(0, m * m, [&](int e) {  // A -= x v' + v x'
+                const int r = s + e / m, c = s + e % m;
+                a[r * n + c] -= x[r] * v[c] + v[r] * x[c];
+            });
         }
     }
-    for (int i = 0; i < n; ++i) d[i] = a[i * n + i];
-    for (int i = 0; i + 1 < n; ++i) sd[i] = a[(i + 1) * n + i];
+    loop(0, n, [&](int i) {
+        d[i] = a[i * n + i];
+        if (i + 1 < n) sd[i] = a[(i + 1) * n + i];
+    });
 }
 
 TV_HD void chop_small_subdiagonal(const float* d, float* sd, int n)
@@ -216,30 +264,49 @@ TV_HD bool tridiagonal_eigenvalues(float* d, float* sd, int n)
     return iter != kMaxQrIterations;
 }
 
-// Eigenvalues of symmetric n x n `m` (kept) into `eig`; scratch: n*n + 4n floats.
-TV_HD bool symmetric_eigenvalues(const float* m, int n, float* eig, float* scratch)
+// Eigenvalues of symmetric n x n `m` (kept) into `eig`; scratch: n*n + 4n
+// floats. The reduction's loops run through `loop`; the QR iterations, a
+// serial algorithm, in one thread.
+template <class Loop>
+TV_HD bool symmetric_eigenvalues(const float* m, int n, float* eig, float* scratch, const Loop& loop)
 {
     float* a = scratch;
     float* d = a + n * n;
     float* sd = d + n;
     float* v = sd + n;
     float* x = v + n;
-    for (int i = 0; i < n * n; ++i) a[i] = m[i];
+    loop(0, n * n, [&](int i) { a[i] = m[i]; });
     if (n == 1) {
-        eig[0] = a[0];
+        loop.single([&] { eig[0] = a[0]; });
         return true;
     }
-    tridiagonalize(a, n, d, sd, v, x);
-    const bool converged = tridiagonal_eigenvalues(d, sd, n);
-    for (int i = 0; i < n; ++i) eig[i] = d[i];
+    tridiagonalize(a, n, d, sd, v, x, loop);
+    bool converged = true;
+    loop.single([&] { converged = tridiagonal_eigenvalues(d, sd, n); });
+    loop(0, n, [&](int i) { eig[i] = d[i]; });
     return converged;
 }
 
 // --- Linear solve A X = B (A n x n, B n x cols) by Householder QR as
 // Netflix builds it: Q accumulated from explicit reflector matrices
 // I - 2 v v', R = Q A, then X from R X = Q B by back substitution.
+//
+// Its steps are loops over independent entries. They run through a `Loop`
+// policy: SerialLoop on the CPU; a GPU twin's policy shares each loop's
+// indices among a block's threads and synchronises the block before and
+// after it. The scalars between loops (norms) are computed by every thread
+// from the same data. Any division of a loop gives the same bits.
 
-// dst = x * y (n x n times n x cols), each entry summed over k in order from 0.
+// One entry of x * y (n x n times n x cols): the sum over k in order from +0.
+TV_HD float matmul_entry(const float* x, const float* y, int n, int cols, int i, int j)
+{
+    float acc = 0;
+    for (int k = 0; k < n; ++k) acc += x[i * n + k] * y[k * cols + j];
+    return acc;
+}
+
+// dst = x * y: every entry is matmul_entry(); the loop order (i, k, j) lets
+// the CPU add the products of a row side by side in vector lanes.
 TV_HD void matmul(float* dst, const float* x, const float* y, int n, int cols)
 {
     for (int i = 0; i < n * cols; ++i) dst[i] = 0;
@@ -250,6 +317,11 @@ TV_HD void matmul(float* dst, const float* x, const float* y, int n, int cols)
         }
 }
 
+TV_HD void SerialLoop::matmul(float* dst, const float* x, const float* y, int n, int cols) const
+{
+    speed::matmul(dst, x, y, n, cols);
+}
+
 TV_HD float vector_norm(const float* v, int n)
 {
     float sum = 0;
@@ -258,55 +330,73 @@ TV_HD float vector_norm(const float* v, int n)
 }
 
 // Q (returned transposed back, i.e. Q' with Q' A = R) and R of n x n `a`.
-// scratch: 4 n*n + n floats. On return q holds Q' (the product of the
+// scratch: 3 n*n + n floats. On return q holds Q' (the product of the
 // reflectors) and r holds R = Q' A.
-TV_HD void qr_decompose(const float* a, int n, float* qt, float* r, float* scratch)
+template <class Loop>
+TV_HD void qr_decompose(const float* a, int n, float* qt, float* r, float* scratch, const Loop& loop)
 {
     float* z = scratch;
     float* h = z + n * n;
     float* tmp = h + n * n;
     float* v = tmp + n * n;
-    for (int i = 0; i < n * n; ++i) z[i] = a[i];
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) qt[i * n + j] = i == j ? 1.0f : 0.0f;
+    loop(0, n * n, [&](int e) {
+        z[e] = a[e];
+        qt[e] = e / n == e % n ? 1.0f : 0.0f;
+    });
     for (int k = 0; k + 1 < n; ++k) {
-        for (int i = 0; i < n; ++i)  // minor: rows/cols < k become identity
-            for (int j = 0; j < n; ++j)
-                if (i < k || j < k) z[i * n + j] = i == j ? 1.0f : 0.0f;
-        for (int i = 0; i < n; ++i) v[i] = z[i * n + k];
+        loop(0, n * n, [&](int e) {  // minor: rows/cols < k become identity
+            const int i = e / n, j = e % n;
+            if (i < k || j < k) z[e] = i == j ? 1.0f : 0.0f;
+        });
+        loop(0, n, [&](int i) { v[i] = z[i * n + k]; });
         const float norm = vector_norm(v, n);
-        v[k] += static_cast<float>(sign_of(a[k * n + k])) * norm;
+        loop(k, k + 1, [&](int i) { v[i] += static_cast<float>(sign_of(a[k * n + k])) * norm; });
         const float vn = vector_norm(v, n);
-        for (int i = 0; i < n; ++i) v[i] = v[i] / vn;
-        for (int i = 0; i < n; ++i)
-            for (int j = 0; j < n; ++j) h[i * n + j] = -2.0f * v[i] * v[j];
-        for (int i = 0; i < n; ++i) h[i * n + i] += 1;
-        matmul(tmp, h, z, n, n);
-        for (int i = 0; i < n * n; ++i) z[i] = tmp[i];
-        matmul(tmp, h, qt, n, n);
-        for (int i = 0; i < n * n; ++i) qt[i] = tmp[i];
+        loop(0, n, [&](int i) { v[i] = v[i] / vn; });
+        loop(0, n * n, [&](int e) {  // h = I - 2 v v'
+            const int i = e / n, j = e % n;
+            const float t = -2.0f * v[i] * v[j];
+            h[e] = i == j ? t + 1 : t;
+        });
+        loop.matmul(tmp, h, z, n, n);
+        loop(0, n * n, [&](int e) { z[e] = tmp[e]; });
+        loop.matmul(tmp, h, qt, n, n);
+        loop(0, n * n, [&](int e) { qt[e] = tmp[e]; });
     }
-    matmul(r, qt, a, n, n);
+    loop.matmul(r, qt, a, n, n);
 }
 
-// Back substitution R X = B (R upper triangular n x n, B n x cols) into x.
-// False (x partly written) when a diagonal entry of R is below 1e-6.
-TV_HD bool back_substitute(const float* r, const float* b, float* x, int n, int cols)
+// Back substitution R X = B (R upper triangular n x n, B n x cols) for
+// column j of X. False (the column partly written) when a diagonal entry of
+// R is below 1e-6; that depends on R only, so every column says the same.
+TV_HD bool back_substitute_column(const float* r, const float* b, float* x, int n, int cols, int j)
 {
     for (int i = n - 1; i >= 0; --i) {
         const float den = r[i * n + i];
         if (static_cast<double>(abs_f(den)) < kEigenvalueEps) return false;
-        float* xi = x + static_cast<std::ptrdiff_t>(i) * cols;
-        const float* bi = b + static_cast<std::ptrdiff_t>(i) * cols;
-        for (int j = 0; j < cols; ++j) xi[j] = bi[j];
-        for (int k = i + 1; k < n; ++k) {  // same per-entry order as k inner
-            const float rik = r[i * n + k];
-            const float* xk = x + static_cast<std::ptrdiff_t>(k) * cols;
-            for (int j = 0; j < cols; ++j) xi[j] -= xk[j] * rik;
-        }
-        for (int j = 0; j < cols; ++j) xi[j] = xi[j] / den;
+        float xi = b[i * cols + j];
+        for (int k = i + 1; k < n; ++k) xi -= x[k * cols + j] * r[i * n + k];
+        x[i * cols + j] = xi / den;
     }
     return true;
+}
+
+// Independent term Y (25 x blocks): entry (k, block) is sample k of the block.
+TV_HD float independent_entry(const float* data, std::ptrdiff_t stride, int blocks_x, int k, int block)
+{
+    const int r = k / kBlock, c = k % kBlock, by = block / blocks_x, bx = block % blocks_x;
+    return data[(by * kBlock + r) * stride + bx * kBlock + c];
+}
+
+// S of one block: the sum over k of x[k] y[k] / 25, added in k order.
+TV_HD float block_variance(const float* x, const float* y, int blocks, int b)
+{
+    float variance = 0;
+    for (int k = 0; k < kBlockElements; ++k) {
+        const float z = (x[k * blocks + b] * y[k * blocks + b]) / static_cast<float>(kBlockElements);
+        variance = k == 0 ? z : variance + z;
+    }
+    return variance;
 }
 
 // --- Entropies and the score.
@@ -317,13 +407,16 @@ TV_HD double log2_2pi_e()
     return tv::log2_correctly_rounded(2 * 3.14159265358979323846 * 2.7182818284590452354);
 }
 
-// entropy += log2(L * S + sigma_nn) + log2(2 pi e), in double, stored as float.
-TV_HD float entropy_step(float entropy, float eigenvalue, float variance, float sigma_nn, double log2_2pie)
+// One term of a block's entropy: log2(L * S + sigma_nn) + log2(2 pi e), in
+// double. It depends on the eigenvalue and the block's variance only, so a
+// GPU twin computes the 25 x blocks terms side by side.
+TV_HD double entropy_term(float eigenvalue, float variance, float sigma_nn, double log2_2pie)
 {
-    return static_cast<float>(static_cast<double>(entropy) +
-                              (tv::log2_correctly_rounded(static_cast<double>(eigenvalue * variance + sigma_nn)) +
-                               log2_2pie));
+    return tv::log2_correctly_rounded(static_cast<double>(eigenvalue * variance + sigma_nn)) + log2_2pie;
 }
+
+// entropy += term, in double, stored as float (the running sum is float).
+TV_HD float entropy_step(float entropy, double term) { return static_cast<float>(static_cast<double>(entropy) + term); }
 
 TV_HD float base_entropy(float sigma_nn, float nn_floor, double log2_2pie)
 {
@@ -363,6 +456,35 @@ TV_HD float block_score(float e_ref, float e_dis, float v_ref, float v_dis, floa
     const float spatial_ref = static_cast<float>(static_cast<double>(e_ref) * w_ref);
     const float spatial_dis = static_cast<float>(static_cast<double>(e_dis) * w_dis);
     return abs_f(spatial_ref - spatial_dis);
+}
+
+// The eigenvalue of term k (negative ones count as 0).
+TV_HD float clamped_eigenvalue(const float* eig, int k) { return eig[k] < 0 ? 0 : eig[k]; }
+
+// The entropy of one block: entropy_step over the 25 eigenvalues in order.
+TV_HD float block_entropy(const float* eig, float variance, float sigma_nn, double log2_2pie)
+{
+    float entropy = 0;
+    for (int k = 0; k < kBlockElements; ++k)
+        entropy = entropy_step(entropy, entropy_term(clamped_eigenvalue(eig, k), variance, sigma_nn, log2_2pie));
+    return entropy;
+}
+
+// get_speed_score's mean of the block scores: added in block order in float.
+TV_HD float mean_block_score(const float* block_scores, int blocks)
+{
+    float score = 0;
+    for (int b = 0; b < blocks; ++b) score += block_scores[b];
+    return score / static_cast<float>(blocks);
+}
+
+// speed_chroma_uv from the U and V scores: where one channel's covariance
+// was singular the other channel's score, else their mean.
+TV_HD float combine_uv(float u, float v, bool u_singular, bool v_singular)
+{
+    if (u_singular && !v_singular) return v;
+    if (v_singular && !u_singular) return u;
+    return static_cast<float>(static_cast<double>(u + v) / 2.0);
 }
 
 }  // namespace twinvmaf::speed

@@ -84,7 +84,8 @@ const std::uint16_t* log2_table()
     // (tests/unit/test_vif.cpp checks it against log2l). GPU twins get these
     // values as data.
     static const std::vector<std::uint16_t> table = [] {
-        std::vector<std::uint16_t> t(kLog2TableSize);
+        // 4 entries of padding: SIMD gathers read 8 bytes at an entry.
+        std::vector<std::uint16_t> t(kLog2TableSize + 4);
         for (unsigned i = 0; i < kLog2TableSize; ++i)
             t[i] = static_cast<std::uint16_t>(std::round(std::log2f(static_cast<float>(kLog2TableFirst + i)) * 2048));
         return t;

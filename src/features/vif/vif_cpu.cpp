@@ -1,10 +1,10 @@
-// The CPU reference of vif: the four scales, row by row, with the shared
-// arithmetic of vif_math.h.
+// The CPU path of vif: the four scales, row by row, with the row kernels of
+// vif_kernels.h (the loops of vif_math.h or their SIMD implementation).
 #include <array>
 #include <vector>
 
-#include "core/cpu_dispatch.h"
 #include "features/vif/vif.h"
+#include "features/vif/vif_kernels.h"
 #include "features/vif/vif_math.h"
 
 namespace twinvmaf::vif {
@@ -30,11 +30,12 @@ Image<Sample> luma(const Picture& picture)
             plane.height};
 }
 
-// A row buffer with kMaxFilterHalf spare samples on both sides.
+// A row buffer with kMaxFilterHalf spare samples on both sides, and the
+// kernels' kRowSlack after those.
 template <class T>
 class PaddedRow {
 public:
-    explicit PaddedRow(unsigned width) : storage_(width + 2 * kMaxFilterHalf) {}
+    explicit PaddedRow(unsigned width) : storage_(width + 2 * kMaxFilterHalf + kRowSlack) {}
     T* get() { return storage_.data() + kMaxFilterHalf; }
 
 private:
@@ -43,7 +44,7 @@ private:
 
 struct VifScratch final : Scratch {
     explicit VifScratch(const VideoFormat& format)
-        : mu1(format.width), mu2(format.width), xx_high(format.width), xx_low(format.width),
+        : kernels(vif::kernels()), mu1(format.width), mu2(format.width), xx_high(format.width), xx_low(format.width),
           yy_high(format.width), yy_low(format.width), xy_high(format.width), xy_low(format.width),
           sigma1_sq(format.width), sigma2_sq(format.width), sigma12(format.width), lowpass_ref(format.width),
           lowpass_dis(format.width)
@@ -64,6 +65,7 @@ struct VifScratch final : Scratch {
     }
     SigmaRow sigmas() { return {sigma1_sq.data(), sigma2_sq.data(), sigma12.data()}; }
 
+    Kernels kernels;
     // Pictures of scales 1..3 (index 0 is the input).
     std::array<std::vector<std::uint16_t>, kScaleCount> ref, dis;
     // One row of vertical moments, shared by all scales: see statistics().
@@ -83,6 +85,25 @@ void rows_under_filter(const Image<Sample>& image, int y, const Sample** rows)
         const int i = y - static_cast<int>(kFilter.half()) + static_cast<int>(k);
         rows[k] = image.row(static_cast<unsigned>(reflect_101(i, static_cast<int>(image.height))));
     }
+}
+
+// The kernels of one sample type.
+template <class Sample>
+const VerticalMomentsFn<Sample>* vertical_moments_kernels(const Kernels& k)
+{
+    if constexpr (sizeof(Sample) == 1)
+        return k.vertical_moments_8bit;
+    else
+        return k.vertical_moments_16bit;
+}
+
+template <class Sample>
+const VerticalLowpassFn<Sample>* vertical_lowpass_kernels(const Kernels& k)
+{
+    if constexpr (sizeof(Sample) == 1)
+        return k.vertical_lowpass_8bit;
+    else
+        return k.vertical_lowpass_16bit;
 }
 
 // One scale's counters.
@@ -105,6 +126,8 @@ ScaleSums statistics(const Image<Sample>& ref, const Image<Sample>& dis, const S
     const MomentRow moments = scratch.moments();
     const SigmaRow sigmas = scratch.sigmas();
     const std::uint16_t* table = log2_table();
+    const VerticalMomentsFn<Sample> vertical_moments = vertical_moments_kernels<Sample>(scratch.kernels)[Scale];
+    const RowStatisticsFn row_statistics = scratch.kernels.row_statistics[Scale];
 
     ScaleSums sums;
     const Sample* ref_rows[kFilter.width];
@@ -120,12 +143,11 @@ ScaleSums statistics(const Image<Sample>& ref, const Image<Sample>& dis, const S
             rows_under_filter<Scale>(ref, static_cast<int>(y), ref_rows);
             rows_under_filter<Scale>(dis, static_cast<int>(y), dis_rows);
         }
-        vertical_moments<Scale>(ref_rows, dis_rows, shifts, 0, ref.width, moments);
+        vertical_moments(ref_rows, dis_rows, shifts, ref.width, moments);
         for (std::uint16_t* row : {moments.mu1, moments.mu2, moments.xx_high, moments.xx_low, moments.yy_high,
                                    moments.yy_low, moments.xy_high, moments.xy_low})
             mirror_pad_row(row, ref.width, kFilter.half());
-        horizontal_sigmas<Scale>(moments, 0, ref.width, sigmas);
-        add_samples(sigmas, 0, ref.width, table, gain_limit, sums);
+        row_statistics(moments, ref.width, sigmas, table, gain_limit, sums);
     }
     return sums;
 }
@@ -141,17 +163,18 @@ void decimate(const Image<Sample>& ref, const Image<Sample>& dis, unsigned bitde
     const unsigned out_height = ref.height / 2;
     std::uint16_t* lowpass_ref = scratch.lowpass_ref.get();
     std::uint16_t* lowpass_dis = scratch.lowpass_dis.get();
+    const VerticalLowpassFn<Sample> vertical_lowpass = vertical_lowpass_kernels<Sample>(scratch.kernels)[Scale];
+    const HorizontalDecimateFn horizontal_decimate = scratch.kernels.horizontal_decimate[Scale];
 
     const Sample* ref_rows[kFilter.width];
     const Sample* dis_rows[kFilter.width];
     for (unsigned y = 0; y < out_height; ++y) {
         rows_under_filter<Scale>(ref, static_cast<int>(2 * y), ref_rows);
         rows_under_filter<Scale>(dis, static_cast<int>(2 * y), dis_rows);
-        vertical_lowpass<Scale>(ref_rows, dis_rows, shift, 0, ref.width, lowpass_ref, lowpass_dis);
+        vertical_lowpass(ref_rows, dis_rows, shift, ref.width, lowpass_ref, lowpass_dis);
         mirror_pad_row(lowpass_ref, ref.width, kFilter.half());
         mirror_pad_row(lowpass_dis, ref.width, kFilter.half());
-        horizontal_lowpass_decimate<Scale>(lowpass_ref, lowpass_dis, 0, out_width, ref_out + y * out_width,
-                                           dis_out + y * out_width);
+        horizontal_decimate(lowpass_ref, lowpass_dis, out_width, ref_out + y * out_width, dis_out + y * out_width);
     }
 }
 
@@ -190,24 +213,6 @@ std::array<ScaleSums, kScaleCount> all_scales(const Image<Sample>& ref, const Im
     return sums;
 }
 
-// The whole computation, in one version per instruction set (see
-// core/cpu_dispatch.h): the vectorised 32-bit multiplies of the filters are
-// several times faster with AVX2 and AVX-512 than with the x86-64 baseline.
-TV_CPU_CLONES std::array<ScaleSums, kScaleCount> all_scales_8bit(const Image<std::uint8_t>& ref,
-                                                                    const Image<std::uint8_t>& dis,
-                                                                    const Settings& settings, VifScratch& scratch)
-{
-    return all_scales(ref, dis, settings, 8, scratch);
-}
-
-TV_CPU_CLONES std::array<ScaleSums, kScaleCount> all_scales_16bit(const Image<std::uint16_t>& ref,
-                                                                     const Image<std::uint16_t>& dis,
-                                                                     const Settings& settings, unsigned bitdepth,
-                                                                     VifScratch& scratch)
-{
-    return all_scales(ref, dis, settings, bitdepth, scratch);
-}
-
 }  // namespace
 
 std::unique_ptr<Scratch> VifCpu::make_scratch() const { return std::make_unique<VifScratch>(format()); }
@@ -217,11 +222,11 @@ void VifCpu::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* sc
     VifScratch& s = static_cast<VifScratch&>(*scratch);
     const unsigned bitdepth = format().bitdepth;
     if (bitdepth > 8) {
-        store_sums(all_scales_16bit(luma<std::uint16_t>(inputs.ref), luma<std::uint16_t>(inputs.dis), settings(),
-                                    bitdepth, s),
+        store_sums(all_scales(luma<std::uint16_t>(inputs.ref), luma<std::uint16_t>(inputs.dis), settings(), bitdepth,
+                              s),
                    scores);
     } else {
-        store_sums(all_scales_8bit(luma<std::uint8_t>(inputs.ref), luma<std::uint8_t>(inputs.dis), settings(), s),
+        store_sums(all_scales(luma<std::uint8_t>(inputs.ref), luma<std::uint8_t>(inputs.dis), settings(), 8u, s),
                    scores);
     }
 }
