@@ -256,6 +256,38 @@ TEST_F(BadInput, CountsOutOfRange)
     EXPECT_NE(r.stdout_text.find("\n0,"), std::string::npos) << r.stdout_text;
 }
 
+// The float features' options (issue 13): out of range, not a number (NaN
+// and infinities are refused, not compared), an unknown method, an option
+// a feature does not have; each a one-line error naming feature and option.
+TEST_F(BadInput, FloatFeatureOptionsOutOfRange)
+{
+    const std::pair<const char*, const char*> cases[] = {
+        {"float_vif=vif_kernelscale=7", "option float_vif.vif_kernelscale=7: out of range"},
+        {"float_vif=vif_kernelscale=nan", "option float_vif.vif_kernelscale=nan: expected a number"},
+        {"float_vif=vif_sigma_nsq=-1", "option float_vif.vif_sigma_nsq=-1: out of range"},
+        {"float_vif=vif_prescale=inf", "option float_vif.vif_prescale=inf: expected a number"},
+        {"float_vif=vif_enhn_gain_limit=0.5", "option float_vif.vif_enhn_gain_limit=0.5: out of range"},
+        {"float_vif=vif_prescale_method=foo", "vif_prescale_method: invalid scaling method \"foo\""},
+        {"float_adm=adm_csf_mode=99", "option float_adm.adm_csf_mode=99: out of range"},
+        {"float_adm=adm_p_norm=nan", "option float_adm.adm_p_norm=nan: expected a number"},
+        {"float_adm=adm_enhn_gain_limit=1e999", "option float_adm.adm_enhn_gain_limit=inf: expected a number"},
+        {"float_adm=adm_min_val=-nan", "float_adm.adm_min_val"},
+        {"float_motion=motion_max_val=-5", "option float_motion.motion_max_val=-5: out of range"},
+        {"float_motion=motion_blend_factor=nan", "option float_motion.motion_blend_factor=nan: expected a number"},
+        {"float_motion=motion_filter_size=x", "float_motion.motion_filter_size=x"},
+        {"float_ssim=scale=-1", "option float_ssim.scale=-1: out of range"},
+        {"float_ssim=scale=99", "option float_ssim.scale=99: out of range"},
+        {"float_ms_ssim=enable_lcs=maybe", "option float_ms_ssim.enable_lcs=maybe: expected true or false"},
+        {"ciede=debug=true", "feature 'ciede' has no option 'debug'"},
+        {"float_psnr=enable_chroma=true", "feature 'float_psnr' has no option 'enable_chroma'"},
+        {"psnr_hvs=x=1", "feature 'psnr_hvs' has no option 'x'"},
+        {"float_ansnr=x=1", "feature 'float_ansnr' has no option 'x'"},
+        {"float_moment=x=1", "feature 'float_moment' has no option 'x'"},
+    };
+    for (const auto& [feature, needle] : cases)
+        expect_failure(raw_args() + " -n --feature " + shell_quote(feature), needle);
+}
+
 // A psnr model file, as test_cli.cpp's.
 nlohmann::ordered_json psnr_model()
 {

@@ -31,7 +31,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const cli::ParseResult result = cli::parse_arguments(static_cast<int>(words.size()), argv.data());
         if (result.action == cli::Action::kRun) {
             const cli::Settings& s = result.settings;
-            if (s.reference.empty() || s.distorted.empty() || s.subsample == 0) __builtin_trap();
+            // A single run has both inputs; --batch takes them from its list.
+            const bool inputs = s.batch_list.empty() ? !s.reference.empty() && !s.distorted.empty()
+                                                     : s.reference.empty() && s.distorted.empty();
+            if (!inputs || s.subsample == 0) __builtin_trap();
         }
     } catch (const cli::UsageError& e) {
         fuzz::check_message(e.what());

@@ -3,9 +3,11 @@
 // feature that accepts its size, with fuzzed options, then written in every
 // output format. Extractors that refuse the size or their options are left
 // out (that refusal is tested elsewhere); anything else that fails is a
-// finding.
+// finding. Each input is scored by the reference loops and by a SIMD target
+// it picks (core/simd.h), which must give the same bytes.
 //
-// Input: width, height, format (1 byte each), options up to a newline
+// Input: width, height, format and SIMD target (1 byte each: the third is
+// chroma + 3 * depth + 12 * (frames - 1) + 36 * target), options up to a newline
 // ("psnr=enable_chroma=false vif=vif_kernelscale=0.5 ..."), then the
 // samples: reference frames, then distorted frames, the input's bytes
 // repeated where it is short.
@@ -22,6 +24,7 @@
 #include "core/collector.h"
 #include "core/feature.h"
 #include "core/pipeline.h"
+#include "core/simd.h"
 #include "fuzz_support.h"
 #include "io/video_reader.h"
 #include "output/writers.h"
@@ -96,27 +99,13 @@ std::vector<OptionValues> configured_features(const std::string& line)
     return configs;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+// Every feature of `configs` that accepts `format`, through the pipeline;
+// returns the scores in every output format, one after the other.
+std::string score(const VideoFormat& format, const std::vector<OptionValues>& configs,
+                  const std::vector<std::string>& ref, const std::vector<std::string>& dis)
 {
-    if (size < 3) return 0;
-    static const unsigned kDepths[] = {8, 10, 12, 16};
-    const VideoFormat format{1u + data[0] % 40u, 1u + data[1] % 40u, static_cast<ChromaFormat>(data[2] % 3),
-                             kDepths[(data[2] / 3) % 4]};
-    const unsigned frames = 1 + (data[2] / 12) % 3;
-    data += 3;
-    size -= 3;
-    const std::uint8_t* newline = static_cast<const std::uint8_t*>(std::memchr(data, '\n', std::min<std::size_t>(size, 512)));
-    std::string options;
-    if (newline) {
-        options.assign(reinterpret_cast<const char*>(data), static_cast<std::size_t>(newline - data));
-        size -= static_cast<std::size_t>(newline - data) + 1;
-        data = newline + 1;
-    }
-
     std::vector<std::unique_ptr<FeatureExtractor>> extractors;
-    for (const OptionValues& values : configured_features(options)) {
+    for (const OptionValues& values : configs) {
         const FeatureInfo& info = find_feature(values.feature());
         try {
             info.create(values)->init(format);
@@ -126,13 +115,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         extractors.push_back(info.create(values));
     }
-
-    std::size_t at = 0;
-    std::vector<std::string> ref, dis;
-    for (unsigned i = 0; i < frames; ++i) ref.push_back(frame_bytes(format, data, size, at));
-    for (unsigned i = 0; i < frames; ++i) dis.push_back(frame_bytes(format, data, size, at));
-    MemoryReader reference(format, std::move(ref), "ref");
-    MemoryReader distorted(format, std::move(dis), "dis");
+    MemoryReader reference(format, ref, "ref");
+    MemoryReader distorted(format, dis, "dis");
 
     Collector collector;
     PipelineConfig config;
@@ -152,9 +136,52 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     context.width = format.width;
     context.height = format.height;
     context.precision = Precision::parse("max");
-    for (OutputFormat output : {OutputFormat::kXml, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kSub}) {
-        std::ostringstream out;
+    std::ostringstream out;
+    for (OutputFormat output : {OutputFormat::kXml, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kSub})
         write_output(out, output, context);
+    return out.str();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    if (size < 3) return 0;
+    static const unsigned kDepths[] = {8, 10, 12, 16};
+    const VideoFormat format{1u + data[0] % 40u, 1u + data[1] % 40u, static_cast<ChromaFormat>(data[2] % 3),
+                             kDepths[(data[2] / 3) % 4]};
+    const unsigned frames = 1 + (data[2] / 12) % 3;
+    const unsigned data_head = data[2];
+    data += 3;
+    size -= 3;
+    const std::uint8_t* newline = static_cast<const std::uint8_t*>(std::memchr(data, '\n', std::min<std::size_t>(size, 512)));
+    std::string options;
+    if (newline) {
+        options.assign(reinterpret_cast<const char*>(data), static_cast<std::size_t>(newline - data));
+        size -= static_cast<std::size_t>(newline - data) + 1;
+        data = newline + 1;
+    }
+
+    std::size_t at = 0;
+    std::vector<std::string> ref, dis;
+    for (unsigned i = 0; i < frames; ++i) ref.push_back(frame_bytes(format, data, size, at));
+    for (unsigned i = 0; i < frames; ++i) dis.push_back(frame_bytes(format, data, size, at));
+    const std::vector<OptionValues> configs = configured_features(options);
+
+    // The reference loops, then (when it is another) a SIMD target chosen by
+    // the input: every output must be the same bytes (core/simd.h).
+    const std::vector<simd::Target> targets = simd::available();
+    const simd::Target target = targets[(data_head / 36) % targets.size()];
+    simd::force(simd::kReference);
+    const std::string reference_bytes = score(format, configs, ref, dis);
+    if (target != simd::kReference) {
+        simd::force(target);
+        const std::string simd_bytes = score(format, configs, ref, dis);
+        if (simd_bytes != reference_bytes) {
+            std::fprintf(stderr, "fuzz: SIMD target %s scored differently from the reference loops\n",
+                         simd::name(target).c_str());
+            __builtin_trap();
+        }
     }
     return 0;
 }

@@ -92,7 +92,17 @@ def seeds_feature_options():
              'float_ms_ssim=enable_lcs=true:enable_db=true', 'float_ssim=scale=1',
              'speed_chroma=speed_prescale=2', 'float_adm=adm_min_val=0.1', 'ciede', 'psnr_hvs',
              'path=model.json:name=x:disable_clip', 'version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1.0',
-             'float_vif=vif_sigma_nsq=0']
+             'float_vif=vif_sigma_nsq=0',
+             # The float features (issue 13) and their options.
+             'float_motion=motion_add_uv=true:motion_filter_size=3:motion_max_val=10',
+             'float_motion=motion_blend_factor=0.5:motion_blend_offset=20:motion_add_scale1=true',
+             'float_adm=adm_p_norm=2.5:adm_skip_aim_scale=true:adm_csf_mode=1',
+             'float_adm=adm_dlm_weight=0.3:adm_skip_scale0=true:adm_bypass_cm=true',
+             'float_vif=vif_prescale=2:vif_prescale_method=bilinear:vif_skip_scale0=true',
+             'float_vif=vif_enhn_gain_limit=1.0:vif_kernelscale=0.5',
+             'float_ssim=enable_lcs=true:enable_db=true:clip_db=true',
+             'float_ms_ssim=enable_lcs=true:clip_db=true', 'float_psnr', 'float_ansnr', 'float_moment',
+             'ciede=debug=true', 'psnr_hvs=enable_chroma=false']
     for i, text in enumerate(texts):
         write('feature_options', 'seed%02d' % i, bytes([(i * 37) & 0xFF]) + text.encode())
 
@@ -106,6 +116,9 @@ def seeds_cli_args():
         ['-r', 'a', '-d', 'b', '--backend', 'cuda', '--gpu', '1', '--precision', 'max', '-q'],
         ['-nq', '-r', 'a', '-d', 'b', '--feature', 'cambi=full_ref=true', '--csv'],
         ['--help'], ['-v'],
+        ['--batch', 'pairs.txt', '-o', 'outdir', '--json', '--feature', 'float_ssim', '--threads', '2'],
+        ['--batch', 'pairs.txt', '-r', 'a', '--gpu', '0', '--backend', 'cpu'],
+        ['-r', 'a', '-d', 'b', '--threads', '1025', '--subsample', '0', '--frame_cnt', '18446744073709551616'],
     ]
     for i, words in enumerate(lines):
         write('cli_args', 'seed%02d' % i, b'\0'.join(w.encode() for w in words))
@@ -120,6 +133,49 @@ def seeds_pipeline():
     write('pipeline', 'size_33_422p12', pair(33, 33, 1 + 3 * 2 + 24, b'cambi=full_ref=true motion=motion_force_zero=true',
                                              bytes((i * 7) & 0xFF for i in range(600))))
     write('pipeline', 'one_pixel_16bit', pair(1, 1, 0 + 3 * 3, b'float_vif=vif_sigma_nsq=0', b'\xff\x00'))
+    # The float features with their options; the last byte picks a SIMD
+    # target (format byte + 36 * k).
+    write('pipeline', 'float_features_420p8', pair(24, 18, 0 + 36 * 1,
+          b'float_motion=motion_add_uv=true float_adm=adm_p_norm=2.5 float_vif=vif_prescale=2 '
+          b'float_ssim=enable_lcs=true psnr_hvs=enable_chroma=true',
+          bytes((i * 13 + 5) & 0xFF for i in range(700))))
+    write('pipeline', 'float_features_444p10', pair(16, 16, 2 + 3 * 1 + 12 + 36 * 2,
+          b'float_motion=motion_filter_size=3 float_adm=adm_csf_mode=1 float_vif=vif_skip_scale0=true ciede=debug=true',
+          bytes((i * 29) & 0xFF for i in range(500))))
+    write('pipeline', 'simd_vif_motion_psnr_422p12', pair(33, 17, 1 + 3 * 2 + 24 + 36 * 3,
+          b'psnr=enable_chroma=true vif=vif_kernelscale=1 motion=motion_five_frame_window=true',
+          bytes((i * 71) & 0xFF for i in range(900))))
+
+
+def seeds_batch():
+    lists = [
+        b'ref.y4m dis.y4m\n',
+        b'# a comment\n\na.yuv b.yuv width=32 height=18 pixel_format=420 bitdepth=8 output=out.json\n',
+        b'"my ref.yuv" \'my dis.yuv\' w=16 h=16 p=444 b=10 o="out dir/\\"x\\".xml"\r\n',
+        b'a.yuv b.yuv w=0 h=99999999999\nc.y4m\nd e unknown=1\n"open quote\n',
+        b'- dis.y4m\n- -\nref.y4m - output=-\n',
+        b'a b w=32768 h=32769 p=420 b=16\n\ta\tb\tbitdepth=12\n',
+    ]
+    for i, text in enumerate(lists):
+        write('batch', 'seed%02d' % i, bytes([i * 5]) + text)
+
+
+def seeds_capi():
+    def header(flags, pix_fmt, bpc, w, h, pictures, subsample, index, pool, fmt):
+        # bpc is 6 + byte % 12
+        return struct.pack('<BBBHHBIHBB', flags, pix_fmt, bpc - 6, w, h, pictures, subsample, index, pool, fmt)
+    samples = bytes((i * 7 + 3) & 0xFF for i in range(300))
+    write('capi', 'psnr_features', header(0, 1, 8, 16, 12, 2, 1, 1, 3, 2) + b'\0fpsnr=enable_chroma=true\0'
+          b'ffloat_ssim\0qpsnr_y\0qfloat_ssim\0' + samples)
+    write('capi', 'builtin_model_10bit', header(8, 1, 10, 40, 40, 2, 0, 1, 1, 1) + b'vmaf_v0.6.1\0'
+          b'oadm=adm_enhn_gain_limit=1.0\0sprecision=max\0qvmaf\0qVMAF_integer_feature_adm2_score\0' + samples)
+    write('capi', 'collection_file', header(1 | 2 | 8, 3, 12, 8, 8, 1, 2, 3, 4, 3) +
+          ('{"0": {%s}, "1": {%s}}' % ((psnr_model('BOOTSTRAP_LIBSVMNUSVR')[1:-1],) * 2)).encode() +
+          b'\0fpsnr\0opsnr=enable_chroma=true\0ipsnr_cb\0' + samples)
+    write('capi', 'preallocated_422p16', header(4 | 128, 2, 16, 9, 7, 3, 1, 2, 2, 4) + b'\0fciede\0'
+          b'ffloat_motion=motion_add_uv=true\0sbackend=cpu\0sgpu=3\0qciede2000\0' + samples)
+    write('capi', 'refusals', header(16, 4, 17, 0x8001, 5, 1, 0xFFFFFFFF, 0xFFFF, 5, 5) + b'no_such_model\0'
+          b'fno_such_feature\0fpsnr=no_option=1\0sunknown=1\0ipsnr_y\0ipsnr_y\0' + samples)
 
 
 def option_names():
@@ -151,12 +207,18 @@ def dictionaries():
                          '"RESIDUEBOOTSTRAP_LIBSVMNUSVR"', '"linear_rescale"', '"none"', '"0"', '"1"',
                          'svm_type', 'nu_svr', 'kernel_type', 'rbf', 'gamma', 'nr_class', 'total_sv', 'rho', 'SV',
                          'probA', 'label', 'nr_sv', '1e308', '-1e308', '1e999', 'NaN', 'nan', '-0', '2147483647'])
+    write_dict('batch', [' ', '\t', '\n', '\r\n', '#', '"', "'", '\\', '=', 'width=', 'height=', 'pixel_format=',
+                         'bitdepth=', 'output=', 'w=', 'h=', 'p=', 'b=', 'o=', '420', '422', '444', '8', '10', '12',
+                         '16', '32768', '4294967296', '-', '.y4m', '.yuv'])
+    write_dict('capi', names + ['\0', '\0f', '\0o', '\0s', '\0i', '\0q', '=', ':', 'true', 'false', 'backend=',
+                                'gpu=', 'precision=', 'cpu', 'auto', 'max', 'vmaf_v0.6.1', 'vmaf_b_v0.6.3',
+                                'vmaf_4k_v0.6.1', 'psnr_y', 'vmaf', 'integer_adm2', '{"model_dict": {'])
     write_dict('cli_args', ['-r', '-d', '-w', '-h', '-p', '-b', '-m', '-o', '-n', '-v', '-q', '-', '--reference',
                             '--distorted', '--width', '--height', '--pixel_format', '--bitdepth', '--model',
                             '--output', '--xml', '--json', '--csv', '--sub', '--threads', '--feature', '--subsample',
                             '--cpumask', '--aom_ctc', '--nflx_ctc', '--frame_cnt', '--frame_skip_ref',
                             '--frame_skip_dist', '--precision', '--backend', '--gpu', '--no_prediction',
-                            '--version', '--quiet', '--help', 'version=', 'path=', 'name=', 'disable_clip',
+                            '--version', '--quiet', '--help', '--batch', 'version=', 'path=', 'name=', 'disable_clip',
                             'enable_transform', 'vmaf_v0.6.1', 'v1.0', 'v7.0', 'cuda', 'hip', 'cpu', 'auto',
                             'max', 'legacy', '420', '422', '444', '0x', '\0'])
 
@@ -168,4 +230,6 @@ if __name__ == '__main__':
     seeds_feature_options()
     seeds_cli_args()
     seeds_pipeline()
+    seeds_batch()
+    seeds_capi()
     dictionaries()
