@@ -101,6 +101,10 @@ BatchPair parse_line(const std::string& line, std::size_t number)
         if (fields.size() < 2) throw Error("expected a reference and a distorted path");
         pair.reference = fields[0];
         pair.distorted = fields[1];
+        // An empty quoted field ('' or "") is a field, but names no file.
+        if (pair.reference.empty() || pair.distorted.empty())
+            throw Error(std::string("the ") + (pair.reference.empty() ? "reference" : "distorted") +
+                        " path is empty");
         if (pair.reference == kStandardInputPath && pair.distorted == kStandardInputPath)
             throw Error("- and - cannot both read standard input; give one of them a file");
         Geometry geometry;

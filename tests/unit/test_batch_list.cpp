@@ -86,8 +86,13 @@ TEST(BatchList, LimitsStandardInputAndLongValues)
                                         "- -\n"
                                         "- dis.y4m\n"
                                         "a b " + long_key + "=1\n"
-                                        "a b w=1" + std::string(3000, '0') + "\n");
-    ASSERT_EQ(pairs.size(), 6u);
+                                        "a b w=1" + std::string(3000, '0') + "\n"
+                                        "'' b\n"
+                                        "a \"\"\n");
+    ASSERT_EQ(pairs.size(), 8u);
+    // Found by fuzz_batch: an empty quoted field was taken as a path.
+    EXPECT_NE(pairs[6].error.find("bad line: the reference path is empty"), std::string::npos) << pairs[6].error;
+    EXPECT_NE(pairs[7].error.find("bad line: the distorted path is empty"), std::string::npos) << pairs[7].error;
     EXPECT_NE(pairs[0].error.find("h=32769: at most 32768"), std::string::npos) << pairs[0].error;
     EXPECT_NE(pairs[1].error.find("w=4294967296: expected a positive integer"), std::string::npos) << pairs[1].error;
     EXPECT_NE(pairs[2].error.find("cannot both read standard input"), std::string::npos) << pairs[2].error;
