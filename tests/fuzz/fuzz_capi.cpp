@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -61,12 +62,22 @@ std::string name_and_dictionary(const std::string& text, VmafFeatureDictionary**
     return text.substr(0, at);
 }
 
-// A scratch folder for vmaf_write_output, made once.
+// A scratch folder for the model file and vmaf_write_output, made once and
+// removed when the fuzzer exits.
 const std::string& output_folder()
 {
+    // A plain array: the exit handler runs after static strings are gone.
+    static char name[] = "/tmp/twinvmaf-fuzz-capi-XXXXXX";
     static const std::string folder = [] {
-        char name[] = "/tmp/twinvmaf-fuzz-capi-XXXXXX";
         if (!::mkdtemp(name)) std::abort();
+        std::atexit([] {
+            char path[sizeof name + 16];
+            for (const char* file : {"/model.json", "/out"}) {
+                std::snprintf(path, sizeof path, "%s%s", name, file);
+                ::unlink(path);
+            }
+            ::rmdir(name);
+        });
         return std::string(name);
     }();
     return folder;
