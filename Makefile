@@ -40,7 +40,7 @@ endef
 # twinvmaf-report.
 PREFIX ?= /usr/local
 
-.PHONY: build deps demo test debug-test bench clean install ffmpeg-check
+.PHONY: build deps demo test debug-test fuzz bench clean install ffmpeg-check
 
 build: deps
 	$(call configure-and-build,release)
@@ -55,14 +55,29 @@ demo: build
 
 # The tests also compile every kernel for AMD GPUs (tools/hip_check.sh), which
 # needs Debian's hipcc, and open the HTML report in Chromium: installed here,
-# not for a plain build.
+# not for a plain build; hipcc's clang 15 builds the fuzzers. Then, under
+# AddressSanitizer and UBSan: the unit, CLI and tiny-fixture golden tests (the
+# debug-ci test preset; README, Tests), and every fuzzer for 30 s from its
+# seeds with a fixed seed (the fuzz preset).
 test: build
-	bash scripts/install-deps.sh --hip --browser
+	bash scripts/install-deps.sh --hip --browser --fuzz
 	ctest --preset release
+	$(call configure-and-build,debug)
+	ctest --preset debug-ci
+	$(call configure-and-build,fuzz)
+	ctest --preset fuzz
 
 debug-test: deps
 	$(call configure-and-build,debug)
 	ctest --preset debug
+
+# Every fuzzer for FUZZ_SECONDS each, one after the other, with a summary
+# line per fuzzer (tests/fuzz/README.md).
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	bash scripts/install-deps.sh --fuzz
+	$(call configure-and-build,fuzz)
+	bash tests/fuzz/run_all.sh $(FUZZ_SECONDS)
 
 bench: build
 	bash bench/run_benchmarks.sh

@@ -4,9 +4,11 @@
 # Idempotent: it asks dpkg which packages are missing and installs only those,
 # so a second run (every `make build` calls it) is fast and needs no network.
 #
-# Usage: scripts/install-deps.sh [--hip] [--browser]
+# Usage: scripts/install-deps.sh [--hip] [--browser] [--fuzz]
 #   --hip       also install hipcc (for the HIP backend).
 #   --browser   also install Chromium (the report's rendering test).
+#   --fuzz      also install clang 15 and its libFuzzer (the fuzz preset);
+#               hipcc brings them anyway.
 #
 # CUDA is deliberately not installed: nvcc is preinstalled where we have GPUs
 # (/usr/local/cuda/bin/nvcc) and CMake finds it; without it the GPU backend is
@@ -31,12 +33,13 @@ for arg in "$@"; do
     --hip) packages+=(hipcc) ;;
     # About 400 MiB installed (chromium 283 MiB, chromium-common 65 MiB, GTK 3).
     --browser) packages+=(chromium fonts-dejavu-core) ;;
+    --fuzz) packages+=(clang-15 libclang-common-15-dev llvm-15) ;;
     -h|--help)
-      sed -n '2,14s/^# \{0,1\}//p' "$0"
+      sed -n '2,16s/^# \{0,1\}//p' "$0"
       exit 0
       ;;
     *)
-      echo "install-deps.sh: unknown argument '$arg' (expected --hip or --browser)" >&2
+      echo "install-deps.sh: unknown argument '$arg' (expected --hip, --browser or --fuzz)" >&2
       exit 2
       ;;
   esac

@@ -86,13 +86,17 @@ std::string shell_quote(const std::string& text)
     return quoted + "'";
 }
 
-CommandResult run_command(const std::string& command)
+namespace {
+
+// A /bin/sh command line with its output and error captured; `input` is
+// its standard input's redirection ("" when the command line pipes into it).
+CommandResult run_shell(const std::string& command, const std::string& input)
 {
     TempDir dir;
     const auto out_path = dir / "stdout";
     const auto err_path = dir / "stderr";
     const std::string redirected = command + " >" + shell_quote(out_path.string()) + " 2>" +
-                                   shell_quote(err_path.string()) + " </dev/null";
+                                   shell_quote(err_path.string()) + input;
     const int status = std::system(redirected.c_str());
     CommandResult result;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -101,14 +105,66 @@ CommandResult run_command(const std::string& command)
     return result;
 }
 
+}  // namespace
+
+CommandResult run_command(const std::string& command) { return run_shell(command, " </dev/null"); }
+
 #ifdef TWINVMAF_CLI
 CommandResult run_cli(const std::string& arguments) { return run_command(shell_quote(TWINVMAF_CLI) + " " + arguments); }
+
+CommandResult run_cli_with_input(const std::string& arguments, const std::filesystem::path& input, bool pipe)
+{
+    const std::string cli = shell_quote(TWINVMAF_CLI) + " " + arguments;
+    if (pipe) return run_shell("cat " + shell_quote(input.string()) + " | " + cli, "");
+    return run_shell(cli, " <" + shell_quote(input.string()));
+}
+void expect_cli_failure(const std::filesystem::path& dir, const std::string& args, const std::string& needle)
+{
+    const std::filesystem::path out = dir / "out.xml";
+    const auto r = run_cli(args + " -o " + shell_quote(out));
+    EXPECT_NE(r.exit_code, 0) << args;
+    EXPECT_NE(r.stderr_text.find(needle), std::string::npos) << args << "\nstderr: " << r.stderr_text;
+    EXPECT_EQ(r.stderr_text.rfind("twinvmaf: error: ", 0), 0u) << r.stderr_text;
+    const std::size_t lines = static_cast<std::size_t>(std::count(r.stderr_text.begin(), r.stderr_text.end(), '\n'));
+    const bool usage = r.stderr_text.find("\nRun '") != std::string::npos;
+    EXPECT_EQ(lines, usage ? 2u : 1u) << "not a one-line error: " << r.stderr_text;
+    EXPECT_FALSE(std::filesystem::exists(out)) << "a failed run left an output file: " << args;
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        EXPECT_EQ(entry.path().filename().string().find(".twinvmaf-"), std::string::npos)
+            << "temporary file left: " << entry.path();
+}
 #else
 CommandResult run_cli(const std::string&)
 {
     throw std::runtime_error("run_cli is only available in the CLI tests");
 }
+
+CommandResult run_cli_with_input(const std::string&, const std::filesystem::path&, bool)
+{
+    throw std::runtime_error("run_cli is only available in the CLI tests");
+}
+
+void expect_cli_failure(const std::filesystem::path&, const std::string&, const std::string&)
+{
+    throw std::runtime_error("run_cli is only available in the CLI tests");
+}
 #endif
+
+std::string raw_frames(unsigned w, unsigned h, unsigned frames, unsigned seed)
+{
+    const std::size_t frame = std::size_t{w} * h + 2 * std::size_t{(w + 1) / 2} * ((h + 1) / 2);
+    std::string bytes(frame * frames, '\0');
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>((i * 7 + seed * 13 + i / 5) & 0xff);
+    return bytes;
+}
+
+std::string y4m(unsigned w, unsigned h, const std::string& chroma, unsigned frames)
+{
+    std::string text = "YUV4MPEG2 W" + std::to_string(w) + " H" + std::to_string(h) + " F25:1 Ip C" + chroma + "\n";
+    const std::string frame = raw_frames(w, h, 1, 3);
+    for (unsigned i = 0; i < frames; ++i) text += "FRAME\n" + frame;
+    return text;
+}
 
 Picture random_picture(const VideoFormat& format, std::uint32_t seed, int max_delta, const Picture* base)
 {

@@ -47,8 +47,24 @@ struct CommandResult {
 // Runs a /bin/sh command line, its standard input empty.
 CommandResult run_command(const std::string& command);
 
-// Runs the twinvmaf CLI built with the tests (arguments are shell-quoted).
+// Runs the twinvmaf CLI built with the tests (arguments are shell-quoted);
+// standard input is /dev/null.
 CommandResult run_cli(const std::string& arguments);
+// The same with standard input read from `input`: redirected from the file,
+// or through a pipe (`cat input | twinvmaf ...`).
+CommandResult run_cli_with_input(const std::string& arguments, const std::filesystem::path& input, bool pipe);
+
+// 8-bit 4:2:0 raw frames of w x h with a simple pattern that `seed` varies.
+std::string raw_frames(unsigned w, unsigned h, unsigned frames, unsigned seed);
+// A Y4M file of `frames` frames of w x h with the C tag `chroma` (8-bit tags;
+// the samples are raw_frames(w, h, 1, 3)).
+std::string y4m(unsigned w, unsigned h, const std::string& chroma, unsigned frames);
+
+// Runs the CLI with `args` and "-o <dir>/out.xml" and expects a refusal: a
+// nonzero exit, stderr "twinvmaf: error: ..." on one line containing `needle`
+// (a usage error adds the "Run ... --help" line), no output file and no
+// temporary file left in `dir`.
+void expect_cli_failure(const std::filesystem::path& dir, const std::string& args, const std::string& needle);
 
 // Quotes a string for /bin/sh.
 std::string shell_quote(const std::string& text);

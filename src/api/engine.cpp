@@ -4,6 +4,7 @@
 #include <span>
 
 #include "api/session_state.h"
+#include "core/message_text.h"
 #include "core/thread_pool.h"
 #include "gpu/gpu_engine.h"
 #include "model/binding.h"
@@ -49,7 +50,7 @@ std::vector<std::unique_ptr<FeatureExtractor>> make_extractors(const std::vector
     std::vector<std::unique_ptr<FeatureExtractor>> extractors;
     auto claim = [&](const std::string& name, const std::string& writer) {
         if (std::find(names.begin(), names.end(), name) != names.end())
-            throw Error("two sources write '" + name + "' (the second: " + writer +
+            throw Error("two sources write '" + message_text(name) + "' (the second: " + message_text(writer) +
                         "); give each feature once, with options that rename its outputs, "
                         "and name models apart with --model ...:name=");
         names.push_back(name);

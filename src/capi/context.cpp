@@ -12,6 +12,7 @@
 #include "capi/capi.h"
 #include "core/feature.h"
 #include "core/feature_names.h"
+#include "core/message_text.h"
 #include "core/picture_pool.h"
 #include "core/device_cache.h"
 #include "libvmaf/twinvmaf.h"
@@ -64,7 +65,7 @@ std::optional<Backend> parse_backend(const std::string& text)
     if (text == "cuda") return Backend::kCuda;
     if (text == "hip") return Backend::kHip;
     if (text == "auto") return std::nullopt;
-    throw Error("backend \"" + text + "\": expected cpu, cuda, hip or auto");
+    throw Error("backend \"" + message_text(text) + "\": expected cpu, cuda, hip or auto");
 }
 
 int parse_gpu(const std::string& text)
@@ -72,7 +73,7 @@ int parse_gpu(const std::string& text)
     char* end = nullptr;
     const long value = std::strtol(text.c_str(), &end, 10);
     if (text.empty() || *end || value < 0 || value > 1023)
-        throw Error("gpu \"" + text + "\": expected a device index 0..1023");
+        throw Error("gpu \"" + message_text(text) + "\": expected a device index 0..1023");
     return static_cast<int>(value);
 }
 
@@ -86,7 +87,7 @@ void set_option(VmafContext& vmaf, const std::string& key, const std::string& va
     } else if (key == "precision") {
         vmaf.precision = Precision::parse(value);
     } else {
-        throw Error("unknown option \"" + key + "\"; expected backend, gpu or precision");
+        throw Error("unknown option \"" + message_text(key) + "\"; expected backend, gpu or precision");
     }
 }
 
@@ -138,10 +139,10 @@ double pooled(VmafContext& vmaf, const std::string& name, VmafPoolingMethod meth
     if (low > high) throw Error("index_low " + std::to_string(low) + " > index_high " + std::to_string(high));
     Collector& collector = scored_collector(vmaf);
     const auto id = find_series(collector, name);
-    if (!id) throw Error("no feature '" + name + "'");
+    if (!id) throw Error("no feature '" + message_text(name) + "'");
     const auto value = collector.pooled_range(*id, how, low, high, std::max(1u, vmaf.cfg.n_subsample));
     if (!value)
-        throw Error("'" + name + "' has no score at some picture of " + std::to_string(low) + " .. " +
+        throw Error("'" + message_text(name) + "' has no score at some picture of " + std::to_string(low) + " .. " +
                     std::to_string(high));
     return *value;
 }
@@ -167,7 +168,7 @@ void open_session(VmafContext& vmaf)
     for (const Model& model : vmaf.session_config.models) {
         for (const std::string& name : model.output_names()) {
             if (std::find(features.begin(), features.end(), name) != features.end())
-                throw Error("model " + model.label() + " writes '" + name +
+                throw Error("model " + message_text(model.label()) + " writes '" + message_text(name) +
                             "', which a feature writes too; give the model another name (VmafModelConfig.name)");
         }
     }
@@ -311,7 +312,7 @@ extern "C" int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_
         }
         for (const auto& import : vmaf->pending_imports) {
             if (import.name == feature_name && import.index == index)
-                return refuse(function, std::string("'") + feature_name + "' already has a value at index " +
+                return refuse(function, "'" + message_text(feature_name) + "' already has a value at index " +
                                             std::to_string(index));
         }
         vmaf->pending_imports.push_back({feature_name, index, value});
@@ -369,7 +370,7 @@ extern "C" int vmaf_feature_score_at_index(VmafContext* vmaf, const char* featur
         const Collector& collector = scored_collector(*vmaf);
         const auto id = find_series(collector, feature_name);
         if (!id || !collector.has(*id, index))
-            return refuse(function, std::string("no score of '") + feature_name + "' at index " + std::to_string(index));
+            return refuse(function, "no score of '" + message_text(feature_name) + "' at index " + std::to_string(index));
         *score = collector.get(*id, index);
         return 0;
     });

@@ -1,5 +1,6 @@
 // Models of the C API (libvmaf's model.h) over twinvmaf::Model.
 #include "capi/capi.h"
+#include "core/message_text.h"
 #include "model/model.h"
 
 using namespace twinvmaf;
@@ -32,9 +33,11 @@ int load_model(VmafModel** model, VmafModelConfig* cfg, const char* what, bool b
     const Model loaded =
         builtin ? Model::builtin(what, model_options(cfg)) : Model::from_file(what, model_options(cfg));
     if (loaded.is_collection())
-        return capi::refuse(function, loaded.label() +
-                                          " is a bootstrap collection of models; load it with "
-                                          "vmaf_model_collection_load" + (builtin ? "()" : "_from_path()"));
+        return capi::refuse(function, message_text(loaded.label()).append(
+                                          builtin ? " is a bootstrap collection of models; load it with "
+                                                    "vmaf_model_collection_load()"
+                                                  : " is a bootstrap collection of models; load it with "
+                                                    "vmaf_model_collection_load_from_path()"));
     *model = new VmafModel{loaded};
     return 0;
 }
@@ -47,8 +50,11 @@ int load_collection(VmafModel** model, VmafModelCollection** collection, VmafMod
     const Model loaded =
         builtin ? Model::builtin(what, model_options(cfg)) : Model::from_file(what, model_options(cfg));
     if (!loaded.is_collection())
-        return capi::refuse(function, loaded.label() + " is a single model, not a bootstrap collection; load it with "
-                                                       "vmaf_model_load" + (builtin ? "()" : "_from_path()"));
+        return capi::refuse(function, message_text(loaded.label()).append(
+                                          builtin ? " is a single model, not a bootstrap collection; load it with "
+                                                    "vmaf_model_load()"
+                                                  : " is a single model, not a bootstrap collection; load it with "
+                                                    "vmaf_model_load_from_path()"));
     auto* first = new VmafModel{first_model(loaded)};
     *collection = new VmafModelCollection{loaded};
     *model = first;

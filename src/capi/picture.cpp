@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "capi/capi.h"
+#include "io/raw_reader.h"
 
 namespace twinvmaf::capi {
 
@@ -23,6 +24,12 @@ VideoFormat video_format(VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsi
     }
     if (bpc < 8 || bpc > 16) throw Error("bpc " + std::to_string(bpc) + ": expected 8..16 bits per component");
     if (!w || !h) throw Error("picture of " + std::to_string(w) + "x" + std::to_string(h) + ": no samples");
+    // The frame size limit of every input (docs/compat.md, Limits): larger
+    // claims would allocate (and overflow the layout's 32-bit plane sizes)
+    // before anything is scored.
+    if (w > kMaxFrameDimension || h > kMaxFrameDimension)
+        throw Error("picture of " + std::to_string(w) + "x" + std::to_string(h) + ": at most " +
+                    std::to_string(kMaxFrameDimension) + " pixels each way");
     format.width = w;
     format.height = h;
     format.bitdepth = bpc;

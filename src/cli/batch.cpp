@@ -3,6 +3,8 @@
 #include <charconv>
 #include <filesystem>
 
+#include "core/message_text.h"
+#include "io/raw_reader.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf::cli {
@@ -48,7 +50,16 @@ unsigned parse_number(const std::string& key, const std::string& value)
     const char* end = value.data() + value.size();
     const auto [ptr, ec] = std::from_chars(value.data(), end, number);
     if (value.empty() || ec != std::errc() || ptr != end || number == 0)
-        throw Error(key + "=" + value + ": expected a positive integer");
+        throw Error(message_text(key + "=" + value) + ": expected a positive integer");
+    return number;
+}
+
+// width= / height=: 1 .. kMaxFrameDimension, as -w / -h.
+unsigned parse_dimension(const std::string& key, const std::string& value)
+{
+    const unsigned number = parse_number(key, value);
+    if (number > kMaxFrameDimension)
+        throw Error(message_text(key + "=" + value) + ": at most " + std::to_string(kMaxFrameDimension));
     return number;
 }
 
@@ -60,24 +71,24 @@ struct Geometry {
 void set_field(BatchPair& pair, Geometry& geometry, const std::string& key, const std::string& value)
 {
     if (key == "width" || key == "w") {
-        geometry.width = parse_number(key, value);
+        geometry.width = parse_dimension(key, value);
     } else if (key == "height" || key == "h") {
-        geometry.height = parse_number(key, value);
+        geometry.height = parse_dimension(key, value);
     } else if (key == "pixel_format" || key == "p") {
         if (value == "420") geometry.chroma = ChromaFormat::k420;
         else if (value == "422") geometry.chroma = ChromaFormat::k422;
         else if (value == "444") geometry.chroma = ChromaFormat::k444;
-        else throw Error(key + "=" + value + ": expected 420, 422 or 444");
+        else throw Error(message_text(key + "=" + value) + ": expected 420, 422 or 444");
     } else if (key == "bitdepth" || key == "b") {
         const unsigned bits = parse_number(key, value);
         if (bits != 8 && bits != 10 && bits != 12 && bits != 16)
-            throw Error(key + "=" + value + ": expected 8, 10, 12 or 16");
+            throw Error(message_text(key + "=" + value) + ": expected 8, 10, 12 or 16");
         geometry.bitdepth = bits;
     } else if (key == "output" || key == "o") {
         if (value.empty()) throw Error("output= needs a path");
         pair.output = value;
     } else {
-        throw Error("unknown key \"" + key + "\"; expected width, height, pixel_format, bitdepth or output");
+        throw Error("unknown key \"" + message_text(key) + "\"; expected width, height, pixel_format, bitdepth or output");
     }
 }
 
@@ -90,11 +101,17 @@ BatchPair parse_line(const std::string& line, std::size_t number)
         if (fields.size() < 2) throw Error("expected a reference and a distorted path");
         pair.reference = fields[0];
         pair.distorted = fields[1];
+        // An empty quoted field ('' or "") is a field, but names no file.
+        if (pair.reference.empty() || pair.distorted.empty())
+            throw Error(std::string("the ") + (pair.reference.empty() ? "reference" : "distorted") +
+                        " path is empty");
+        if (pair.reference == kStandardInputPath && pair.distorted == kStandardInputPath)
+            throw Error("- and - cannot both read standard input; give one of them a file");
         Geometry geometry;
         for (std::size_t i = 2; i < fields.size(); ++i) {
             const std::size_t at = fields[i].find('=');
             if (at == std::string::npos || at == 0)
-                throw Error("unexpected field \"" + fields[i] + "\"; after the two paths only key=value");
+                throw Error("unexpected field \"" + message_text(fields[i]) + "\"; after the two paths only key=value");
             set_field(pair, geometry, fields[i].substr(0, at), fields[i].substr(at + 1));
         }
         const int given = geometry.width.has_value() + geometry.height.has_value() + geometry.chroma.has_value() +

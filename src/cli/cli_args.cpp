@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/message_text.h"
+#include "io/raw_reader.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf::cli {
@@ -86,7 +88,7 @@ std::uint64_t parse_count(const char* text, int code)
     char* end = nullptr;
     const unsigned long long value = std::strtoull(text, &end, 0);
     if (!*text || *end || errno || std::strchr(text, '-'))
-        throw UsageError("invalid argument \"" + std::string(text) + "\" for option " +
+        throw UsageError("invalid argument \"" + message_text(text) + "\" for option " +
                          option_label(code) + "; should be a non-negative integer");
     return value;
 }
@@ -95,9 +97,19 @@ unsigned parse_unsigned(const char* text, int code, std::uint64_t max = 0xffffff
 {
     const std::uint64_t value = parse_count(text, code);
     if (value > max)
-        throw UsageError("invalid argument \"" + std::string(text) + "\" for option " +
+        throw UsageError("invalid argument \"" + message_text(text) + "\" for option " +
                          option_label(code) + "; at most " + std::to_string(max));
     return static_cast<unsigned>(value);
+}
+
+// -w / -h: 1 .. kMaxFrameDimension.
+unsigned parse_dimension(const char* text, int code)
+{
+    const unsigned value = parse_unsigned(text, code, kMaxFrameDimension);
+    if (value == 0)
+        throw UsageError("invalid argument \"" + message_text(text) + "\" for option " + option_label(code) +
+                         "; a frame size must be positive");
+    return value;
 }
 
 ChromaFormat parse_pixel_format(const char* text)
@@ -106,7 +118,7 @@ ChromaFormat parse_pixel_format(const char* text)
     if (s == "420") return ChromaFormat::k420;
     if (s == "422") return ChromaFormat::k422;
     if (s == "444") return ChromaFormat::k444;
-    throw UsageError("invalid argument \"" + s + "\" for option -p/--pixel_format; should be "
+    throw UsageError("invalid argument \"" + message_text(s) + "\" for option -p/--pixel_format; should be "
                      "a valid pixel format (420/422/444)");
 }
 
@@ -114,7 +126,7 @@ unsigned parse_bitdepth(const char* text)
 {
     const unsigned bits = parse_unsigned(text, 'b');
     if (bits != 8 && bits != 10 && bits != 12 && bits != 16)
-        throw UsageError("invalid argument \"" + std::string(text) + "\" for option "
+        throw UsageError("invalid argument \"" + message_text(text) + "\" for option "
                          "-b/--bitdepth; should be a valid bitdepth (8/10/12/16)");
     return bits;
 }
@@ -166,7 +178,7 @@ void add_aom_ctc_preset(Settings& s, const std::string& version)
     static const char* const kVersions[] = {"v1.0", "v2.0", "v3.0", "v4.0", "v5.0", "v6.0", "v7.0"};
     const auto found = std::find(std::begin(kVersions), std::end(kVersions), version);
     if (found == std::end(kVersions))
-        throw UsageError("bad aom_ctc version \"" + version + "\"; valid: v1.0 .. v7.0");
+        throw UsageError("bad aom_ctc version \"" + message_text(version) + "\"; valid: v1.0 .. v7.0");
     const int level = static_cast<int>(found - std::begin(kVersions)) + 1;
 
     add_preset_model(s, "vmaf_v0.6.1", "vmaf");
@@ -184,7 +196,8 @@ void add_aom_ctc_preset(Settings& s, const std::string& version)
 // Netflix's --nflx_ctc v1.0.
 void add_nflx_ctc_preset(Settings& s, const std::string& version)
 {
-    if (version != "v1.0") throw UsageError("bad nflx_ctc version \"" + version + "\"; valid: v1.0");
+    if (version != "v1.0")
+        throw UsageError("bad nflx_ctc version \"" + message_text(version) + "\"; valid: v1.0");
     add_preset_model(s, "vmaf_4k_v0.6.1", "vmaf");
     add_preset_model(s, "vmaf_4k_v0.6.1neg", "vmaf_neg");
     for (const char* feature : {"psnr=enable_chroma=true:enable_apsnr=true",
@@ -199,12 +212,13 @@ FeatureRequest parse_feature_argument(const std::string& text)
     FeatureRequest request;
     const std::size_t at = text.find('=');
     request.name = text.substr(0, at);
-    if (request.name.empty()) throw UsageError("--feature: missing feature name in \"" + text + "\"");
+    if (request.name.empty())
+        throw UsageError("--feature: missing feature name in \"" + message_text(text) + "\"");
     if (at == std::string::npos) return request;
     for (const std::string& pair : split(text.substr(at + 1), ':')) {
         auto [key, value] = split_key_value(pair);
         if (key.empty() || !value)
-            throw UsageError("--feature " + text + ": bad option string \"" + pair +
+            throw UsageError("--feature " + message_text(text) + ": bad option string \"" + message_text(pair) +
                              "\"; expected option=value");
         request.options.emplace_back(key, libvmaf_option_text(*value));
     }
@@ -220,7 +234,9 @@ ModelRequest parse_model_argument(const std::string& text)
         if (!value) {
             // Netflix takes these two as flags without a value.
             if (key == "disable_clip" || key == "enable_transform") value = "true";
-            else throw UsageError("--model " + text + ": bad option string \"" + pair + "\"");
+            else
+                throw UsageError("--model " + message_text(text) + ": bad option string \"" + message_text(pair) +
+                                 "\"");
         }
         if (key == "path") model.path = *value;
         else if (key == "name") model.name = *value;
@@ -230,7 +246,7 @@ ModelRequest parse_model_argument(const std::string& text)
         else {
             const std::size_t dot = key.find('.');
             if (dot == std::string::npos || dot == 0 || dot + 1 == key.size())
-                throw UsageError("--model " + text + ": unknown key \"" + key +
+                throw UsageError("--model " + message_text(text) + ": unknown key \"" + message_text(key) +
                                  "\"; expected path, version, name, disable_clip, "
                                  "enable_transform or <feature>.<option>");
             model.overrides.push_back(
@@ -238,7 +254,7 @@ ModelRequest parse_model_argument(const std::string& text)
         }
     }
     if (model.path.empty() == model.version.empty())
-        throw UsageError("--model " + text + ": give exactly one of path= or version=");
+        throw UsageError("--model " + message_text(text) + ": give exactly one of path= or version=");
     return model;
 }
 
@@ -312,8 +328,12 @@ ParseResult parse_arguments(int argc, char** argv)
     bool raw_flag_seen = false;
     unsigned width = 0, height = 0, bitdepth = 0;
     std::optional<ChromaFormat> chroma;
+    // The last option that shapes the output file, which needs one.
+    std::optional<int> output_option;
 
-    optind = 1;
+    // 0, not 1: glibc then also forgets where it was inside a cluster of
+    // short options ("-nq") when an earlier parse stopped part-way (a throw).
+    optind = 0;
     opterr = 0;  // we report errors ourselves, on one line
     int code;
     const char* short_options = ":r:d:w:h:p:b:m:o:nvq";
@@ -321,16 +341,16 @@ ParseResult parse_arguments(int argc, char** argv)
         switch (code) {
         case 'r': s.reference = optarg; break;
         case 'd': s.distorted = optarg; break;
-        case 'w': width = parse_unsigned(optarg, 'w'); raw_flag_seen = true; break;
-        case 'h': height = parse_unsigned(optarg, 'h'); raw_flag_seen = true; break;
+        case 'w': width = parse_dimension(optarg, 'w'); raw_flag_seen = true; break;
+        case 'h': height = parse_dimension(optarg, 'h'); raw_flag_seen = true; break;
         case 'p': chroma = parse_pixel_format(optarg); raw_flag_seen = true; break;
         case 'b': bitdepth = parse_bitdepth(optarg); raw_flag_seen = true; break;
         case 'm': s.models.push_back(parse_model_argument(optarg)); break;
         case 'o': s.output_path = optarg; break;
-        case kXml: s.output_format = OutputFormat::kXml; break;
-        case kJson: s.output_format = OutputFormat::kJson; break;
-        case kCsv: s.output_format = OutputFormat::kCsv; break;
-        case kSub: s.output_format = OutputFormat::kSub; break;
+        case kXml: s.output_format = OutputFormat::kXml; output_option = code; break;
+        case kJson: s.output_format = OutputFormat::kJson; output_option = code; break;
+        case kCsv: s.output_format = OutputFormat::kCsv; output_option = code; break;
+        case kSub: s.output_format = OutputFormat::kSub; output_option = code; break;
         case kThreads: s.threads = parse_unsigned(optarg, kThreads, 1024); break;
         case kFeature: s.features.push_back(parse_feature_argument(optarg)); break;
         case kSubsample: s.subsample = parse_unsigned(optarg, kSubsample); break;
@@ -345,6 +365,7 @@ ParseResult parse_arguments(int argc, char** argv)
         case kFrameSkipRef: s.frame_skip_ref = parse_count(optarg, kFrameSkipRef); break;
         case kFrameSkipDist: s.frame_skip_dist = parse_count(optarg, kFrameSkipDist); break;
         case kPrecision:
+            output_option = code;
             try {
                 s.precision = Precision::parse(optarg);
             } catch (const Error& e) {
@@ -354,36 +375,48 @@ ParseResult parse_arguments(int argc, char** argv)
         case kBackend: {
             const std::string backend = optarg;
             if (backend != "cpu" && backend != "cuda" && backend != "hip" && backend != "auto")
-                throw UsageError("invalid argument \"" + backend + "\" for option --backend; should be "
+                throw UsageError("invalid argument \"" + message_text(backend) + "\" for option --backend; should be "
                                  "cpu, cuda, hip or auto");
             s.backend = backend;
             break;
         }
-        case kGpu: s.gpu = static_cast<int>(parse_unsigned(optarg, kGpu, 1023)); break;
+        case kGpu:
+            s.gpu = static_cast<int>(parse_unsigned(optarg, kGpu, 1023));
+            s.gpu_given = true;
+            break;
         case kBatch: s.batch_list = optarg; break;
         case 'n': s.no_prediction = true; break;
         case 'q': s.quiet = true; break;
         case 'v': result.action = Action::kVersion; return result;
         case kHelp: result.action = Action::kHelp; return result;
         case ':':
-            throw UsageError("option " + std::string(argv[optind - 1]) + " needs a value");
+            throw UsageError("option " + message_text(argv[optind - 1]) + " needs a value");
         default: {
             const std::string bad = optopt ? std::string("-") + static_cast<char>(optopt)
                                            : std::string(argv[optind - 1]);
-            throw UsageError("unknown option " + bad);
+            throw UsageError("unknown option " + message_text(bad));
         }
         }
     }
-    if (optind < argc) throw UsageError("unexpected argument \"" + std::string(argv[optind]) + "\"");
+    if (optind < argc) throw UsageError("unexpected argument \"" + message_text(argv[optind]) + "\"");
 
     if (!s.batch_list.empty()) {
-        // --batch: the pairs come from the list (cli/batch.h).
+        // --batch: the pairs come from the list (cli/batch.h), and every
+        // pair has an output file.
         if (!s.reference.empty() || !s.distorted.empty())
             throw UsageError("--batch takes its pairs from the list; give no -r/-d with it");
     } else {
         if (s.reference.empty()) throw UsageError("reference .y4m or .yuv (-r/--reference) is required");
         if (s.distorted.empty()) throw UsageError("distorted .y4m or .yuv (-d/--distorted) is required");
+        if (s.reference == kStandardInputPath && s.distorted == kStandardInputPath)
+            throw UsageError("-r - and -d - cannot both read standard input; give one of them a file");
+        if (output_option && s.output_path.empty())
+            throw UsageError(option_label(*output_option) +
+                             " shapes the output file, but there is none: add -o/--output "
+                             "(\"-\" for standard output)");
     }
+    if (s.gpu_given && s.backend == "cpu")
+        throw UsageError("--gpu picks a GPU device; it cannot apply with --backend cpu");
     if (raw_flag_seen) {
         if (!width || !height || !chroma || !bitdepth)
             throw UsageError("raw .yuv input needs all of --width/-w, --height/-h, "

@@ -49,6 +49,7 @@ struct Settings {
     bool quiet = false;
     std::string backend = "auto";  // cpu | cuda | hip | auto
     int gpu = 0;                   // device index for cuda/hip
+    bool gpu_given = false;        // --gpu was on the command line
     std::string batch_list;        // --batch: the list of pairs (cli/batch.h)
 };
 

@@ -24,6 +24,7 @@
 #include "cli/batch.h"
 #include "cli/cli_args.h"
 #include "cli/progress.h"
+#include "core/message_text.h"
 #include "core/simd.h"
 #include "output/output_file.h"
 #include "twinvmaf/engine.h"
@@ -41,7 +42,7 @@ std::vector<Model> load_models(const Settings& settings)
         try {
             models.push_back(load_model(request));
         } catch (const Error& e) {
-            throw Error("--model " + request.text + ": " + e.what());
+            throw Error("--model " + message_text(request.text) + ": " + e.what());
         }
     }
     return models;
@@ -55,6 +56,13 @@ EngineConfig engine_config(const Settings& settings)
     if (settings.backend == "hip") config.backend = Backend::kHip;
     config.gpu = settings.gpu;
     config.threads = settings.threads;
+    // An explicit --gpu with --backend auto must name a device that exists,
+    // or it would be silently ignored (the CPU would run).
+    if (settings.gpu_given && !config.backend && Engine::devices(Backend::kCuda) <= settings.gpu &&
+        Engine::devices(Backend::kHip) <= settings.gpu)
+        throw Error("--gpu " + std::to_string(settings.gpu) + ": there is no such GPU (CUDA devices: " +
+                    std::to_string(Engine::devices(Backend::kCuda)) +
+                    ", HIP devices: " + std::to_string(Engine::devices(Backend::kHip)) + ")");
     return config;
 }
 
@@ -170,12 +178,12 @@ int run_batch(const Settings& settings)
     std::ifstream file(settings.batch_list, std::ios::binary);
     std::stringstream text;
     text << file.rdbuf();
-    if (!file || !text) throw Error("--batch " + settings.batch_list + ": cannot read the list");
+    if (!file || !text) throw Error("--batch " + message_text(settings.batch_list) + ": cannot read the list");
     const std::vector<BatchPair> pairs = parse_batch_list(text.str());
-    if (pairs.empty()) throw Error("--batch " + settings.batch_list + ": the list names no pair");
+    if (pairs.empty()) throw Error("--batch " + message_text(settings.batch_list) + ": the list names no pair");
     const std::string& output_option = settings.output_path;
     if (!output_option.empty() && output_option != "-" && !std::filesystem::is_directory(output_option))
-        throw Error("--batch: -o " + output_option + " is not a folder (it names where each pair's output goes)");
+        throw Error("--batch: -o " + message_text(output_option) + " is not a folder (it names where each pair's output goes)");
 
     const Engine engine(engine_config(settings));
     const SessionConfig config = session_config(settings, load_models(settings));
@@ -200,7 +208,7 @@ int run_batch(const Settings& settings)
                 const std::string key = std::filesystem::weakly_canonical(one.output_path).string();
                 const auto [at, added] = outputs.try_emplace(key, pair.line);
                 if (!added)
-                    throw Error("output " + one.output_path + " is written by line " + std::to_string(at->second) +
+                    throw Error("output " + message_text(one.output_path) + " is written by line " + std::to_string(at->second) +
                                 " already; give this pair its own output=");
             }
             score_pair(engine, config, one, label);

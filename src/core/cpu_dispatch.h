@@ -11,7 +11,12 @@
 // floating-point operations when it vectorises.
 #pragma once
 
-#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__clang__)
+// Clang 15 (the fuzz preset's) refuses `flatten` beside target_clones and,
+// without it, leaves calls to the clones' inlined helpers unresolved at link
+// time: a clang build is not multiversioned (the baseline code only).
+#define TV_CPU_CLONES
+#elif defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
 #define TV_CPU_CLONES \
     __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), flatten))
 #else

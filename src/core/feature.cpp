@@ -1,5 +1,6 @@
 #include "core/feature.h"
 
+#include "core/message_text.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf {
@@ -31,7 +32,7 @@ const FeatureInfo& find_feature(const std::string& name)
         if (!valid.empty()) valid += ", ";
         valid += info.name;
     }
-    throw Error("unknown feature '" + name + "'; valid features: " + valid);
+    throw Error("unknown feature '" + message_text(name) + "'; valid features: " + valid);
 }
 
 const FeatureInfo* find_feature_providing(const std::string& provided_name)

@@ -65,6 +65,7 @@ void FrameSource::read_by_number()
         std::uint64_t index = 0;
         unsigned lane = 0, part = 0;
         Picture* target = nullptr;
+        bool failed = false;  // the frame's pictures could not be made
         {
             std::unique_lock lock(mutex_);
             changed_.wait(lock, [&] {
@@ -79,26 +80,36 @@ void FrameSource::read_by_number()
             lane = within / parts_;
             part = within % parts_;
             if (within == 0) {
-                // The frame's first unit: its pictures, before any part is read.
-                for (Lane& l : lanes_) {
-                    Entry& slot = l.ring[index % config_.ahead];
-                    slot.picture = pool_->get();
-                    slot.picture->reset(l.reader->format());
+                // The frame's first unit: its pictures, before any part is
+                // read. Out of memory is that frame's error, as a read error.
+                for (unsigned l = 0; l < 2; ++l) {
+                    Entry& slot = lanes_[l].ring[index % config_.ahead];
                     slot.parts_left = parts_;
+                    try {
+                        slot.picture = pool_->get();
+                        const VideoReader& reader = *lanes_[l].reader;
+                        reset_for_frame(*slot.picture, reader.format(), reader.path(), base_[l] + index);
+                    } catch (...) {
+                        slot.error = std::current_exception();
+                    }
                 }
             }
-            target = lanes_[lane].ring[index % config_.ahead].picture.get();
+            const Entry& slot = lanes_[lane].ring[index % config_.ahead];
+            target = slot.picture.get();
+            failed = slot.error != nullptr;
         }
-        // Even offsets (whole samples); the last part takes the remainder.
-        const std::size_t bytes = bytes_read(target->size_bytes());
-        const std::size_t share = bytes / parts_ & ~std::size_t{7};
-        const std::size_t offset = part * share;
-        const std::size_t length = part + 1 == parts_ ? bytes - offset : share;
         std::exception_ptr error;
-        try {
-            lanes_[lane].reader->read_frame_part_at(base_[lane] + index, *target, offset, length);
-        } catch (...) {
-            error = std::current_exception();
+        if (!failed) {
+            // Even offsets (whole samples); the last part takes the remainder.
+            const std::size_t bytes = bytes_read(target->size_bytes());
+            const std::size_t share = bytes / parts_ & ~std::size_t{7};
+            const std::size_t offset = part * share;
+            const std::size_t length = part + 1 == parts_ ? bytes - offset : share;
+            try {
+                lanes_[lane].reader->read_frame_part_at(base_[lane] + index, *target, offset, length);
+            } catch (...) {
+                error = std::current_exception();
+            }
         }
         bool finished = false;
         {
@@ -150,7 +161,8 @@ void FrameSource::read_in_order(unsigned lane)
 
 void FrameSource::warn_shorter(std::uint64_t scored, unsigned ended_lane)
 {
-    if (!config_.warn) return;
+    // With no frame scored the run fails, and its error says why.
+    if (!config_.warn || scored == 0) return;
     const VideoReader& ended = *lanes_[ended_lane].reader;
     const VideoReader& other = *lanes_[1 - ended_lane].reader;
     config_.warn("\"" + ended.path() + "\" ended before \"" + other.path() + "\"; scored the first " +

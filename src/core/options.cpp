@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/message_text.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf {
@@ -93,14 +94,14 @@ const OptionSpec& OptionValues::spec(const std::string& name) const
     for (const OptionSpec& spec : *specs_) {
         if (spec.name == name) return spec;
     }
-    throw Error("feature '" + feature_ + "' has no option '" + name +
+    throw Error("feature '" + feature_ + "' has no option '" + message_text(name) +
                 "'; valid options: " + valid_names(*specs_));
 }
 
 void OptionValues::set(const std::string& name, const std::string& text)
 {
     const OptionSpec& option = spec(name);
-    const std::string where = "option " + feature_ + "." + name + "=" + text + ": ";
+    const std::string where = "option " + feature_ + "." + name + "=" + message_text(text) + ": ";
     switch (option.type) {
     case OptionType::kBool:
         if (text == "true") values_[name] = true;

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "io/sample_range.h"
+#include "core/message_text.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf {
@@ -38,21 +39,33 @@ void check_video_format(const std::string& path, const VideoFormat& format)
                     " is not supported (use 8, 10, 12 or 16)");
 }
 
-InputFile::InputFile(const std::string& path) : path_(path)
+InputFile::InputFile(const std::string& path)
 {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
+    const bool standard_input = path == kStandardInputPath;
+    path_ = standard_input ? "standard input" : message_text(path);
+    if (standard_input) {
+        if (::isatty(STDIN_FILENO))
+            throw Error("standard input is a terminal, not a video: pipe one in "
+                        "(e.g. ffmpeg -i in.mp4 -f yuv4mpegpipe - | twinvmaf -r - ...)");
+        fd_ = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+    } else {
+        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    }
+    if (fd_ < 0) throw Error(path_ + ": cannot open: " + std::strerror(errno));
     struct stat info {};
     if (::fstat(fd_, &info) != 0) {
         const int error = errno;
         ::close(fd_);
-        throw Error(path + ": cannot open: " + std::strerror(error));
+        throw Error(path_ + ": cannot open: " + std::strerror(error));
     }
     if (S_ISDIR(info.st_mode)) {
         ::close(fd_);
-        throw Error(path + ": cannot open: " + std::strerror(EISDIR));
+        throw Error(path_ + ": cannot open: " + std::strerror(EISDIR));
     }
     regular_ = S_ISREG(info.st_mode);
+    // Offsets in a regular file count from its start: standard input
+    // redirected from a file part-way through it is read as a stream.
+    if (regular_ && standard_input && ::lseek(fd_, 0, SEEK_CUR) != 0) regular_ = false;
 #ifdef F_SETPIPE_SZ
     // A bigger pipe means fewer wake-ups per frame; failure (limits) is harmless.
     if (S_ISFIFO(info.st_mode)) ::fcntl(fd_, F_SETPIPE_SZ, 1 << 20);
@@ -187,9 +200,7 @@ bool RawReader::read_frame_bytes(Picture* picture)
         }
     }
     if (done == 0) return false;
-    if (done < frame_bytes_)
-        throw Error(path_ + ": frame " + std::to_string(position_) + ": truncated frame (got " +
-                    std::to_string(done) + " of " + std::to_string(frame_bytes_) + " bytes)");
+    if (done < frame_bytes_) throw_truncated_frame(path_, position_, done, frame_bytes_);
     return true;
 }
 
@@ -197,8 +208,20 @@ bool RawReader::read(Picture& picture)
 {
     // Stop at the size measured at open, so read() agrees with frame_count().
     if (frame_count_ && position_ >= *frame_count_) return false;
-    picture.reset(format_);
-    if (!read_frame_bytes(&picture)) return false;
+    if (!file_.regular() && !stream_proven_) {
+        // The first frame of a pipe: nothing shows yet that the geometry's
+        // frame size (up to 6 GiB) is real, so its buffer grows as it comes.
+        const bool got = read_first_stream_frame(picture, format_, path_, position_, [&](std::uint8_t* to, std::size_t n) {
+            const std::size_t taken = take_consumed(to, n);
+            return taken + file_.read_fully(to + taken, n - taken);
+        });
+        if (!got) return false;
+        check_sample_range(picture, path_, position_);
+        stream_proven_ = true;
+    } else {
+        reset_for_frame(picture, format_, path_, position_);
+        if (!read_frame_bytes(&picture)) return false;  // checks the samples as it reads
+    }
     ++position_;
     return true;
 }
@@ -215,9 +238,7 @@ void RawReader::read_frame_part_at(std::uint64_t frame, Picture& picture, std::s
                                              return file_.read_at(destination, count, at + done);
                                          });
     // The size was checked at open; a file that shrank since is truncated.
-    if (got < length)
-        throw Error(path_ + ": frame " + std::to_string(frame) + ": truncated frame (got " +
-                    std::to_string(offset + got) + " of " + std::to_string(frame_bytes_) + " bytes)");
+    if (got < length) throw_truncated_frame(path_, frame, offset + got, frame_bytes_);
 }
 
 void RawReader::skip(std::uint64_t count)

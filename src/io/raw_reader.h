@@ -20,10 +20,16 @@ inline constexpr unsigned kMaxFrameDimension = 32768;
 // other than 8, 10, 12 or 16. `path` names the file in the message.
 void check_video_format(const std::string& path, const VideoFormat& format);
 
+// The path that names standard input (-r - / -d -).
+inline constexpr char kStandardInputPath[] = "-";
+
 // One open, read-only file descriptor with what fstat said about it.
 class InputFile {
 public:
-    // Throws "<path>: cannot open: <reason>" (directories included).
+    // Throws "<path>: cannot open: <reason>" (directories included). "-" is
+    // standard input (a terminal is refused: nothing would ever arrive);
+    // redirected from a regular file, it is that file when read from its
+    // start, else a stream from where it stands.
     explicit InputFile(const std::string& path);
     ~InputFile();
     InputFile(InputFile&& other) noexcept;
@@ -31,6 +37,7 @@ public:
     InputFile& operator=(const InputFile&) = delete;
     InputFile& operator=(InputFile&&) = delete;
 
+    // The name used in messages ("standard input" for "-"; shortened).
     const std::string& path() const { return path_; }
     int fd() const { return fd_; }
     // Regular files have a known size and can seek; pipes and devices cannot.
@@ -82,6 +89,8 @@ private:
     // Bytes read before this reader existed, served before the file's (pipes only).
     std::string consumed_;
     std::size_t consumed_offset_ = 0;
+    // A pipe has delivered one whole frame (read_first_stream_frame).
+    bool stream_proven_ = false;
 };
 
 }  // namespace twinvmaf

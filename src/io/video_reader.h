@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,13 +60,35 @@ protected:
     std::uint64_t position_ = 0;
 };
 
-// Opens `path`. Y4M is recognised by the "YUV4MPEG2 " magic or a .y4m
-// extension; anything else is raw YUV and needs `raw_format` (from --width,
+// Opens `path` ("-": standard input). Y4M is recognised by the "YUV4MPEG2 "
+// magic; a compressed-video container (MP4/MOV, Matroska/WebM, IVF, MPEG-TS,
+// AVI, Ogg, FLV: io/container_signature.h) or a .y4m file without the magic
+// is refused; anything else is raw YUV and needs `raw_format` (from --width,
 // --height, --pixel_format, --bitdepth). When `raw_format` is given for a Y4M
 // file, the header's geometry must agree with it. Throws twinvmaf::Error with a
 // one-line message naming the file and the problem.
 std::unique_ptr<VideoReader> open_video(const std::string& path,
                                         const std::optional<VideoFormat>& raw_format);
+
+// picture.reset(format) for frame `frame` of `what`, with an Error naming
+// them (and the bytes) when memory runs out, rather than std::bad_alloc.
+void reset_for_frame(Picture& picture, const VideoFormat& format, const std::string& what, std::uint64_t frame);
+
+// "<what>: frame <frame>: truncated frame (got <got> of <bytes> bytes)".
+[[noreturn]] void throw_truncated_frame(const std::string& what, std::uint64_t frame, std::uint64_t got,
+                                        std::uint64_t bytes);
+
+// Reads one frame of `format` from a stream (a pipe: its length is unknown)
+// into `picture` without reserving the frame's memory before its bytes have
+// arrived: they are gathered in a buffer that grows as they come (a header
+// may claim frames of gigabytes), then copied. For a stream's first frame;
+// once one has arrived whole, the size is real. `read_some(to, n)` reads up
+// to n bytes, fewer only at the end. Returns false when the stream ended
+// before the frame began; throws throw_truncated_frame's Error when it
+// ended inside it.
+bool read_first_stream_frame(Picture& picture, const VideoFormat& format, const std::string& what,
+                             std::uint64_t frame,
+                             const std::function<std::size_t(std::uint8_t*, std::size_t)>& read_some);
 
 // Throws if any sample of `picture` exceeds its bit depth (e.g. a 10-bit file
 // read with --bitdepth 8 is caught by its size; an 8-bit value range is always

@@ -1,5 +1,6 @@
 #include "io/y4m_reader.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <utility>
 
 #include "io/sample_range.h"
+#include "core/message_text.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf {
@@ -91,8 +93,7 @@ void Y4mReader::throw_frame_error(const std::string& problem) const
 
 void Y4mReader::throw_truncated(std::size_t got) const
 {
-    throw_frame_error("truncated frame (got " + std::to_string(got) + " of " +
-                      std::to_string(frame_bytes_) + " bytes)");
+    throw_truncated_frame(path_, position_, got, frame_bytes_);
 }
 
 void Y4mReader::parse_header(const std::string& consumed)
@@ -126,7 +127,8 @@ void Y4mReader::parse_header(const std::string& consumed)
         const bool numeric = !digits.empty() && digits.size() <= 9 &&
                              std::all_of(digits.begin(), digits.end(),
                                          [](char c) { return c >= '0' && c <= '9'; });
-        if (!numeric) throw Error(path_ + ": Y4M header has a bad " + name + " tag '" + token + "'");
+        if (!numeric)
+            throw Error(path_ + ": Y4M header has a bad " + name + " tag '" + message_text(token) + "'");
         const unsigned long value = std::stoul(digits);  // at most 9 digits: fits unsigned
         if (value == 0) throw Error(path_ + ": Y4M header has a zero " + name + " (" + token + ")");
         return static_cast<unsigned>(value);
@@ -154,12 +156,12 @@ void Y4mReader::parse_header(const std::string& consumed)
         case 'C': {
             const std::string value = token.substr(1);
             if (value.rfind("mono", 0) == 0)
-                throw Error(path_ + ": monochrome Y4M (" + token +
+                throw Error(path_ + ": monochrome Y4M (" + message_text(token) +
                             ") is not supported: VMAF needs Y, Cb and Cr planes");
             const auto* entry = std::find_if(std::begin(kY4mChromas), std::end(kY4mChromas),
                                              [&](const Y4mChroma& e) { return value == e.tag; });
             if (entry == std::end(kY4mChromas))
-                throw Error(path_ + ": unsupported Y4M chroma format '" + token +
+                throw Error(path_ + ": unsupported Y4M chroma format '" + message_text(token) +
                             "'; accepted: " + accepted_chroma_tags());
             format.chroma = entry->chroma;
             format.bitdepth = entry->bitdepth;
@@ -237,17 +239,38 @@ bool Y4mReader::read_frame_header()
     return true;
 }
 
+void Y4mReader::check_file_holds_frame()
+{
+    if (!regular_ || offset_ + frame_bytes_ <= file_size_) return;
+    // The file may have grown since it was opened (an encoder still writing it).
+    struct stat info {};
+    if (::fstat(::fileno(file_.get()), &info) == 0) file_size_ = static_cast<std::uint64_t>(info.st_size);
+    if (offset_ + frame_bytes_ > file_size_) throw_truncated(file_size_ > offset_ ? file_size_ - offset_ : 0);
+}
+
 bool Y4mReader::read(Picture& picture)
 {
     if (!read_frame_header()) return false;
-    picture.reset(format_);
-    const std::size_t got = read_checked(picture, 0, frame_bytes_, path_, position_,
-                                         [&](std::uint8_t* destination, std::size_t count, std::size_t) {
-                                             return std::fread(destination, 1, count, file_.get());
-                                         });
-    if (got != frame_bytes_) {
-        if (std::ferror(file_.get())) throw_read_error();
-        throw_truncated(got);
+    // A header may claim frames of gigabytes; a regular file shows whether
+    // it holds one before a byte of it is allocated.
+    check_file_holds_frame();
+    auto read_some = [&](std::uint8_t* to, std::size_t n) {
+        const std::size_t got = std::fread(to, 1, n, file_.get());
+        if (got < n && std::ferror(file_.get())) throw_read_error();
+        return got;
+    };
+    if (!regular_ && !stream_proven_) {
+        // A pipe's first frame: its buffer grows as the bytes come (the
+        // header's frame size is only a claim until then).
+        if (!read_first_stream_frame(picture, format_, path_, position_, read_some)) throw_truncated(0);
+        check_sample_range(picture, path_, position_);
+        stream_proven_ = true;
+    } else {
+        reset_for_frame(picture, format_, path_, position_);
+        // Each chunk's samples are checked just after it is read.
+        const std::size_t got = read_checked(picture, 0, frame_bytes_, path_, position_,
+                                             [&](std::uint8_t* to, std::size_t n, std::size_t) { return read_some(to, n); });
+        if (got != frame_bytes_) throw_truncated(got);
     }
     offset_ += frame_bytes_;
     ++position_;

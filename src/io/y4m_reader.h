@@ -41,6 +41,9 @@ private:
     // Consumes "FRAME...\n"; returns false at a clean end of file.
     bool read_frame_header();
     void discard_frame_data();
+    // Regular files: throws "truncated frame" unless the rest of the file
+    // holds frame_bytes_ (pipes show it only by ending).
+    void check_file_holds_frame();
     [[noreturn]] void throw_frame_error(const std::string& problem) const;
     [[noreturn]] void throw_truncated(std::size_t got) const;
     [[noreturn]] void throw_read_error() const;
@@ -56,6 +59,8 @@ private:
     std::uint64_t offset_ = 0;  // bytes consumed so far (for regular files' seeks)
     std::size_t frame_bytes_ = 0;
     std::optional<std::uint64_t> frame_count_;
+    // A pipe has delivered one whole frame (read_first_stream_frame).
+    bool stream_proven_ = false;
 };
 
 }  // namespace twinvmaf

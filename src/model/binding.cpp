@@ -4,6 +4,7 @@
 
 #include "core/feature.h"
 #include "core/feature_names.h"
+#include "core/message_text.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf::model {
@@ -14,17 +15,18 @@ const FeatureInfo& extractor_of(const LoadedModel& loaded, const ModelFeature& f
 {
     const FeatureInfo* info = find_feature_providing(feature.name);
     if (!info)
-        throw Error("model " + loaded.label + " needs feature '" + feature.name +
+        throw Error("model " + message_text(loaded.label) + " needs feature '" + message_text(feature.name) +
                     "', which twinvmaf does not implement yet (no extractor provides it)");
     return *info;
 }
 
 void merge(OptionList& into, const OptionList& options)
 {
-    for (const auto& [key, value] : options) {
-        auto same = std::find_if(into.begin(), into.end(), [&](const auto& kv) { return kv.first == key; });
-        if (same != into.end()) same->second = value;
-        else into.emplace_back(key, value);
+    // A pair, not a structured binding: clang 15 cannot capture those.
+    for (const auto& option : options) {
+        auto same = std::find_if(into.begin(), into.end(), [&](const auto& kv) { return kv.first == option.first; });
+        if (same != into.end()) same->second = option.second;
+        else into.push_back(option);
     }
 }
 
@@ -47,7 +49,8 @@ void apply_override(LoadedModel& loaded, const std::string& extractor, const Opt
     if (used) return;
     std::string list;
     for (const std::string& name : extractors) list += (list.empty() ? "" : ", ") + name;
-    throw Error("model " + loaded.label + " computes no feature with extractor '" + extractor +
+    throw Error("model " + message_text(loaded.label) + " computes no feature with extractor '" +
+                message_text(extractor) +
                 "'; its extractors are: " + list);
 }
 
@@ -61,7 +64,8 @@ std::vector<OptionValues> bind_to_extractors(LoadedModel& loaded)
             try {
                 values.set_all(feature.options);
             } catch (const Error& e) {
-                throw Error("model " + loaded.label + ", feature " + feature.name + ": " + e.what());
+                throw Error("model " + message_text(loaded.label) + ", feature " + message_text(feature.name) +
+                            ": " + e.what());
             }
             feature.input = output_name(feature.name, values);
             configs.push_back(std::move(values));

@@ -2,12 +2,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
+#include "core/message_text.h"
 #include "model/builtin_models.h"
 #include "twinvmaf/error.h"
 
@@ -20,6 +24,23 @@ using Json = nlohmann::ordered_json;
 // libvmaf's limits (read_json_model.c: MAX_FEATURE_COUNT, MAX_KNOT_COUNT).
 constexpr std::size_t kMaxFeatures = 64;
 constexpr std::size_t kMaxKnots = 10;
+// Netflix's largest model file (a bootstrap collection) is 400 kB.
+constexpr std::size_t kMaxModelFileBytes = std::size_t{64} << 20;
+
+// A JSON value as an error message shows what was found: its type, and a
+// scalar's text (shortened). Never the whole of an array or object, which
+// may be megabytes (or nested deeper than a recursive dump can go).
+std::string describe(const Json& value)
+{
+    if (value.is_array() && value.size() <= 4 && std::none_of(value.begin(), value.end(), [](const Json& item) {
+            return item.is_structured();
+        }))
+        return message_text(value.dump());
+    if (value.is_array()) return "an array of " + std::to_string(value.size()) + (value.size() == 1 ? " item" : " items");
+    if (value.is_object()) return "an object";
+    if (value.is_string()) return "the string \"" + message_text(value.get_ref<const std::string&>()) + "\"";
+    return message_text(value.dump());
+}
 
 // Where in which file: prefixes every error message.
 class Context {
@@ -39,19 +60,19 @@ private:
 
 double number(const Context& ctx, const Json& value, const std::string& field)
 {
-    if (!value.is_number()) ctx.fail(field, "expected a number, found " + value.dump());
+    if (!value.is_number()) ctx.fail(field, "expected a number, found " + describe(value));
     return value.get<double>();
 }
 
 const std::string& string_value(const Context& ctx, const Json& value, const std::string& field)
 {
-    if (!value.is_string()) ctx.fail(field, "expected a string, found " + value.dump());
+    if (!value.is_string()) ctx.fail(field, "expected a string, found " + describe(value));
     return value.get_ref<const std::string&>();
 }
 
 const Json& array(const Context& ctx, const Json& value, const std::string& field)
 {
-    if (!value.is_array()) ctx.fail(field, "expected an array, found " + value.dump());
+    if (!value.is_array()) ctx.fail(field, "expected an array, found " + describe(value));
     return value;
 }
 
@@ -75,7 +96,7 @@ ModelType parse_model_type(const Context& ctx, const Json& value)
     if (type == "LIBSVMNUSVR") return ModelType::kSvmNusvr;
     if (type == "BOOTSTRAP_LIBSVMNUSVR") return ModelType::kBootstrapSvmNusvr;
     if (type == "RESIDUEBOOTSTRAP_LIBSVMNUSVR") return ModelType::kResidueBootstrapSvmNusvr;
-    ctx.fail("model_type", "unknown type '" + type +
+    ctx.fail("model_type", "unknown type '" + message_text(type) +
                                "' (expected LIBSVMNUSVR, BOOTSTRAP_LIBSVMNUSVR or "
                                "RESIDUEBOOTSTRAP_LIBSVMNUSVR)");
 }
@@ -85,14 +106,14 @@ Normalization parse_normalization(const Context& ctx, const Json& value)
     const std::string& type = string_value(ctx, value, "norm_type");
     if (type == "linear_rescale") return Normalization::kLinearRescale;
     if (type == "none") return Normalization::kNone;
-    ctx.fail("norm_type", "unknown type '" + type + "' (expected linear_rescale or none)");
+    ctx.fail("norm_type", "unknown type '" + message_text(type) + "' (expected linear_rescale or none)");
 }
 
 // One feature's options as libvmaf's dictionary holds them: numbers through
 // float and "%g", booleans as true/false, strings as they are.
 OptionList parse_feature_options(const Context& ctx, const Json& dict, const std::string& field)
 {
-    if (!dict.is_object()) ctx.fail(field, "expected an object, found " + dict.dump());
+    if (!dict.is_object()) ctx.fail(field, "expected an object, found " + describe(dict));
     OptionList options;
     for (auto it = dict.begin(); it != dict.end(); ++it) {
         const Json& value = it.value();
@@ -100,7 +121,7 @@ OptionList parse_feature_options(const Context& ctx, const Json& dict, const std
         if (value.is_number()) text = libvmaf_number_text(value.get<double>());
         else if (value.is_boolean()) text = value.get<bool>() ? "true" : "false";
         else if (value.is_string()) text = value.get<std::string>();
-        else ctx.fail(field + "." + it.key(), "expected a number, true/false or a string");
+        else ctx.fail(field + "." + message_text(it.key()), "expected a number, true/false or a string");
         options.emplace_back(it.key(), text);
     }
     return options;
@@ -126,7 +147,7 @@ ScoreTransform parse_score_transform(const Context& ctx, const Json& value)
             if (item.is_null()) continue;
             for (const Json& knot : array(ctx, item, field)) {
                 const std::vector<double> xy = numbers(ctx, knot, field);
-                if (xy.size() != 2) ctx.fail(field, "each knot is [x, y], found " + knot.dump());
+                if (xy.size() != 2) ctx.fail(field, "each knot is [x, y], found " + describe(knot));
                 transform.knots.push_back({xy[0], xy[1]});
             }
             if (transform.knots.size() > kMaxKnots)
@@ -213,7 +234,9 @@ Model parse_model_dict(const Context& ctx, const Json& dict, const std::string& 
 
     if (const auto clip = dict.find("score_clip"); clip != dict.end()) {
         const std::vector<double> range = numbers(ctx, *clip, "score_clip");
-        if (range.size() != 2) ctx.fail("score_clip", "expected [min, max]");
+        if (range.size() != 2) ctx.fail("score_clip", "expected [min, max], found " + describe(*clip));
+        if (range[0] > range[1])
+            ctx.fail("score_clip", "min is above max in " + describe(*clip));
         if (!options.disable_clip) model.score_clip = Model::Clip{range[0], range[1]};
     }
 
@@ -298,15 +321,47 @@ std::vector<const Model*> LoadedModel::all_models() const
     return models;
 }
 
+namespace {
+
+// Model files nest five levels deep ("0", model_dict, score_transform, knots,
+// a knot). nlohmann copies values recursively while it parses an
+// ordered_json, so a file of thousands of nested brackets would overflow the
+// stack: refuse deep nesting before parsing.
+constexpr std::size_t kMaxJsonDepth = 32;
+
+void check_nesting(std::string_view text, const std::string& source)
+{
+    std::size_t depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;  // the escaped character cannot end the string
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth)
+                throw Error(source + ": arrays and objects nested deeper than " + std::to_string(kMaxJsonDepth) +
+                            " levels (at byte " + std::to_string(i) + "); not a model file");
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+}
+
+}  // namespace
+
 LoadedModel parse_model(std::string_view json_text, const std::string& source,
                         const LoadOptions& options)
 {
     const Context file(source);
+    check_nesting(json_text, source);
     Json top;
     try {
         top = Json::parse(json_text);
     } catch (const Json::exception& e) {
-        throw Error(source + ": not valid JSON: " + e.what());
+        throw Error(source + ": not valid JSON: " + message_text(e.what(), 2 * kMessageValueLimit));
     }
     if (!top.is_object()) file.fail("top level", "expected a JSON object");
 
@@ -339,19 +394,53 @@ LoadedModel load_builtin_model(const std::string& version, const LoadOptions& op
     throw Error("no built-in model '" + version + "'; built-in models: " + known);
 }
 
-LoadedModel load_model_file(const std::string& path, const LoadOptions& options)
+namespace {
+
+// The whole file, up to kMaxModelFileBytes; a directory, a read error or a
+// larger file (/dev/zero included) is an Error naming the cause.
+std::string read_model_text(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        std::string message = "cannot read model file '" + path + "': " + std::strerror(errno);
+    const std::string shown = message_text(path);
+    auto fail = [&](const std::string& cause) -> std::string {
+        std::string message = "cannot read model file '" + shown + "': " + cause;
         if (path.ends_with(".pkl")) message += " (pkl model files are not supported; use json)";
         throw Error(message);
+    };
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail(std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat info {};
+    if (::fstat(fd, &info) != 0) return fail(std::strerror(errno));
+    if (S_ISDIR(info.st_mode)) return fail("it is a directory");
+    const std::string too_large = "larger than any model file (at most " +
+                                  std::to_string(kMaxModelFileBytes >> 20) + " MiB)";
+    if (S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) > kMaxModelFileBytes)
+        return fail(std::to_string(info.st_size) + " bytes is " + too_large);
+    std::string text;
+    char buffer[1 << 16];
+    for (;;) {
+        const ssize_t got = ::read(fd, buffer, sizeof buffer);
+        if (got == 0) break;
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return fail(std::strerror(errno));
+        }
+        text.append(buffer, static_cast<std::size_t>(got));
+        if (text.size() > kMaxModelFileBytes) return fail(too_large);
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw Error("cannot read model file '" + path + "'");
+    return text;
+}
+
+}  // namespace
+
+LoadedModel load_model_file(const std::string& path, const LoadOptions& options)
+{
+    const std::string text = read_model_text(path);
     try {
-        LoadedModel loaded = parse_model(text.str(), "model file " + path, options);
+        LoadedModel loaded = parse_model(text, "model file " + message_text(path), options);
         loaded.label = path;
         return loaded;
     } catch (const Error& e) {

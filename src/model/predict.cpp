@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "core/message_text.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf::model {
@@ -138,8 +139,8 @@ public:
     {
         for (std::size_t i = 0; i < values_.size(); ++i) {
             if (!ids_[i] || !collector_.has(*ids_[i], frame))
-                throw Error("model " + model_.name + ": no value of feature '" +
-                            model_.features[i].input + "' (" + model_.features[i].name +
+                throw Error("model " + message_text(model_.name) + ": no value of feature '" +
+                            message_text(model_.features[i].input) + "' (" + message_text(model_.features[i].name) +
                             ") at frame " + std::to_string(frame));
             values_[i] = collector_.get(*ids_[i], frame);
         }
@@ -235,7 +236,7 @@ bool on_grid(std::uint64_t frame, unsigned subsample)
 std::size_t new_series(Collector& collector, const std::string& name)
 {
     if (collector.find(name))
-        throw Error("model output '" + name + "' is already written by a feature or another "
+        throw Error("model output '" + message_text(name) + "' is already written by a feature or another "
                     "model; give the model another name with --model ...:name=");
     return collector.id(name);
 }
@@ -288,7 +289,7 @@ double pooled_mean(const Collector& collector, const std::string& name, std::uin
 double predict(const Model& model, std::span<const double> features, PredictOptions options)
 {
     if (features.size() != model.features.size())
-        throw Error("model " + model.name + " takes " + std::to_string(model.features.size()) +
+        throw Error("model " + message_text(model.name) + " takes " + std::to_string(model.features.size()) +
                     " features, given " + std::to_string(features.size()));
     std::vector<double> values(features.begin(), features.end());
     return finish(model, raw_prediction(model, values), options);

@@ -1,5 +1,6 @@
 #include "model/svm.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -7,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "core/message_text.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf::model {
@@ -75,7 +77,7 @@ double to_double(std::string_view word, const std::string& what)
     char* end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
     if (text.empty() || *end || errno == ERANGE || !std::isfinite(value))
-        fail(what + ": '" + text + "' is not a finite number");
+        fail(what + ": '" + message_text(text) + "' is not a finite number");
     return value;
 }
 
@@ -86,7 +88,7 @@ long to_integer(std::string_view word, const std::string& what, long min, long m
     char* end = nullptr;
     const long value = std::strtol(text.c_str(), &end, 10);
     if (text.empty() || *end || errno || value < min || value > max)
-        fail(what + ": '" + text + "' is not an integer in [" + std::to_string(min) + ", " +
+        fail(what + ": '" + message_text(text) + "' is not an integer in [" + std::to_string(min) + ", " +
              std::to_string(max) + "]");
     return value;
 }
@@ -127,14 +129,14 @@ SvmRegression SvmRegression::parse(std::string_view text)
             if (type == "c_svc" || type == "nu_svc" || type == "one_class")
                 fail("svm_type '" + type + "' is not a regression; VMAF models use nu_svr");
             if (type != "nu_svr" && type != "epsilon_svr")
-                fail("unknown svm_type '" + type + "'");
+                fail("unknown svm_type '" + message_text(type) + "'");
             have_type = true;
         } else if (key == "kernel_type") {
             const std::string kernel(required_word(reader, key));
             if (kernel == "linear" || kernel == "polynomial" || kernel == "sigmoid" ||
                 kernel == "precomputed")
                 fail("kernel_type '" + kernel + "' is not supported; VMAF models use rbf");
-            if (kernel != "rbf") fail("unknown kernel_type '" + kernel + "'");
+            if (kernel != "rbf") fail("unknown kernel_type '" + message_text(kernel) + "'");
             have_kernel = true;
         } else if (key == "gamma") {
             svm.gamma_ = to_double(required_word(reader, key), key);
@@ -157,7 +159,7 @@ SvmRegression SvmRegression::parse(std::string_view text)
             if (!nr_class) fail("header entry '" + key + "' comes before nr_class");
             skip_values(key, *nr_class);  // classification only: not used
         } else {
-            fail("unknown header entry '" + key + "'");
+            fail("unknown header entry '" + message_text(key) + "'");
         }
     }
     if (!have_type) fail("the header has no svm_type");
@@ -169,8 +171,11 @@ SvmRegression SvmRegression::parse(std::string_view text)
 
     if (!split_words(reader.rest_of_line()).empty()) fail("text after 'SV' on its line");
 
-    svm.coefficients_.reserve(static_cast<std::size_t>(*total_sv));
-    svm.starts_.reserve(static_cast<std::size_t>(*total_sv) + 1);
+    // total_sv is only a claim (up to INT_MAX): reserve no more than the
+    // text can hold, a line of at least two bytes per vector.
+    const auto claimed = std::min<std::size_t>(static_cast<std::size_t>(*total_sv), text.size() / 2);
+    svm.coefficients_.reserve(claimed);
+    svm.starts_.reserve(claimed + 1);
     for (long i = 0; i < *total_sv; ++i) {
         const std::string where = "support vector " + std::to_string(i + 1);
         if (reader.at_end())
@@ -183,7 +188,7 @@ SvmRegression SvmRegression::parse(std::string_view text)
         for (std::size_t w = 1; w < words.size(); ++w) {
             const std::size_t colon = words[w].find(':');
             if (colon == std::string_view::npos)
-                fail(where + ": '" + std::string(words[w]) + "' is not index:value");
+                fail(where + ": '" + message_text(words[w]) + "' is not index:value");
             // libsvm's indices start at 1 (-1 ends a vector in memory).
             const long index = to_integer(words[w].substr(0, colon), where + " index", 1, INT_MAX);
             const double value = to_double(words[w].substr(colon + 1), where + " value");

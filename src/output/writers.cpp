@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "output/output_file.h"
+#include "core/message_text.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf {
@@ -322,7 +323,7 @@ Precision Precision::parse(const std::string& text)
     const auto [ptr, ec] = std::from_chars(text.data(), end, digits);
     if (!text.empty() && ec == std::errc() && ptr == end && digits >= 1 && digits <= 17)
         return Precision{Mode::kDigits, digits};
-    throw Error("--precision: expected legacy, max or 1..17, got '" + text + "'");
+    throw Error("--precision: expected legacy, max or 1..17, got '" + message_text(text) + "'");
 }
 
 std::string format_score(double value, const Precision& precision)

@@ -149,6 +149,11 @@ static void api_pictures(void)
     CHECK(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 7, 16, 16) == -EINVAL);
     CHECK(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 17, 16, 16) == -EINVAL);
     CHECK(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 8, 0, 16) == -EINVAL);
+    /* Beyond the frame size limit (docs/compat.md, Limits): refused before
+     * anything is allocated, also where w * h would overflow 32 bits. */
+    CHECK(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 8, 32769, 16) == -EINVAL);
+    CHECK(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV444P, 16, 16, 32769) == -EINVAL);
+    CHECK(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV444P, 16, 4294967295u, 4294967295u) == -EINVAL);
 
     CHECK(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 8, 33, 17) == 0);
     CHECK(pic.pix_fmt == VMAF_PIX_FMT_YUV420P && pic.bpc == 8);

@@ -20,23 +20,6 @@ using namespace twinvmaf::test;
 
 namespace {
 
-// 8-bit 4:2:0 raw frames of w x h with a simple pattern.
-std::string raw_frames(unsigned w, unsigned h, unsigned frames, unsigned seed)
-{
-    const std::size_t frame = std::size_t{w} * h + 2 * std::size_t{(w + 1) / 2} * ((h + 1) / 2);
-    std::string bytes(frame * frames, '\0');
-    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>((i * 7 + seed * 13 + i / 5) & 0xff);
-    return bytes;
-}
-
-std::string y4m(unsigned w, unsigned h, const std::string& chroma, unsigned frames)
-{
-    std::string text = "YUV4MPEG2 W" + std::to_string(w) + " H" + std::to_string(h) + " F25:1 Ip C" + chroma + "\n";
-    const std::string frame = raw_frames(w, h, 1, 3);
-    for (unsigned i = 0; i < frames; ++i) text += "FRAME\n" + frame;
-    return text;
-}
-
 std::string strip_fps(const std::string& text)
 {
     return std::regex_replace(text, std::regex(R"(fps[^,/\n]*)"), "fps");
@@ -59,15 +42,7 @@ protected:
     // Expects a failure with one error line containing `needle` and no output.
     void expect_failure(const std::string& args, const std::string& needle)
     {
-        const fs::path out = dir / "out.xml";
-        const auto r = run_cli(args + " -o " + shell_quote(out));
-        EXPECT_NE(r.exit_code, 0) << args;
-        EXPECT_NE(r.stderr_text.find(needle), std::string::npos) << args << "\nstderr: " << r.stderr_text;
-        EXPECT_EQ(r.stderr_text.rfind("twinvmaf: error: ", 0), 0u) << r.stderr_text;
-        EXPECT_FALSE(fs::exists(out)) << "a failed run left an output file: " << args;
-        for (const auto& entry : fs::directory_iterator(dir.path()))
-            EXPECT_EQ(entry.path().filename().string().find(".twinvmaf-"), std::string::npos)
-                << "temporary file left: " << entry.path();
+        expect_cli_failure(dir.path(), args, needle);
     }
 
     // Runs `args` (writing to stdout) once per thread count; every output must

@@ -76,6 +76,33 @@ TEST(BatchList, AMalformedLineFailsItsOwnPair)
     EXPECT_TRUE(pairs[9].error.empty());
 }
 
+// Issue 17: a line's sizes are bounded as -w/-h are, both inputs cannot be
+// standard input, and a long value is shortened in the message.
+TEST(BatchList, LimitsStandardInputAndLongValues)
+{
+    const std::string long_key(5000, 'k');
+    const auto pairs = parse_batch_list("a b w=32768 h=32769 p=420 b=8\n"
+                                        "a b w=4294967296 h=4 p=420 b=8\n"
+                                        "- -\n"
+                                        "- dis.y4m\n"
+                                        "a b " + long_key + "=1\n"
+                                        "a b w=1" + std::string(3000, '0') + "\n"
+                                        "'' b\n"
+                                        "a \"\"\n");
+    ASSERT_EQ(pairs.size(), 8u);
+    // Found by fuzz_batch: an empty quoted field was taken as a path.
+    EXPECT_NE(pairs[6].error.find("bad line: the reference path is empty"), std::string::npos) << pairs[6].error;
+    EXPECT_NE(pairs[7].error.find("bad line: the distorted path is empty"), std::string::npos) << pairs[7].error;
+    EXPECT_NE(pairs[0].error.find("h=32769: at most 32768"), std::string::npos) << pairs[0].error;
+    EXPECT_NE(pairs[1].error.find("w=4294967296: expected a positive integer"), std::string::npos) << pairs[1].error;
+    EXPECT_NE(pairs[2].error.find("cannot both read standard input"), std::string::npos) << pairs[2].error;
+    EXPECT_TRUE(pairs[3].error.empty()) << pairs[3].error;
+    for (std::size_t i : {4u, 5u}) {
+        EXPECT_LT(pairs[i].error.size(), 300u) << i;
+        EXPECT_NE(pairs[i].error.find("bytes)"), std::string::npos) << pairs[i].error;
+    }
+}
+
 TEST(BatchList, DefaultOutputPaths)
 {
     BatchPair pair;

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/cpu_dispatch.h"
+#include "core/message_text.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf::float_filter {
@@ -100,7 +101,7 @@ ScaleMethod parse_scale_method(const std::string& text, const std::string& optio
 {
     for (ScaleMethod m : {ScaleMethod::kNearest, ScaleMethod::kBilinear, ScaleMethod::kBicubic, ScaleMethod::kLanczos4})
         if (text == method_name(m)) return m;
-    throw Error(option + ": invalid scaling method \"" + text + "\"; supported: nearest, bilinear, bicubic, lanczos4");
+    throw Error(option + ": invalid scaling method \"" + message_text(text) + "\"; supported: nearest, bilinear, bicubic, lanczos4");
 }
 
 Scaler::Scaler(ScaleMethod method, int src_w, int src_h, int dst_w, int dst_h, const std::string& who)
