@@ -60,12 +60,22 @@ inline constexpr float kCos1DegSquared = 0x1.ffd814p-1f;
 // float conversions and double products in this order; so do we. `Product`
 // holds the integer products exactly: double for 16-bit coefficients (< 2^32,
 // and double vectorises), int64 for 32-bit ones.
+// The int64 sums wrap as Netflix's do on x86 (where its C overflows only for
+// coefficients no frame produces, such as the tests' INT32_MIN): computed
+// in uint64, where wrapping is defined, then read back as int64.
+TV_HD double dot_sum(double a, double b, double c, double d) { return a * b + c * d; }
+TV_HD std::int64_t dot_sum(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t d)
+{
+    using U = std::uint64_t;
+    return static_cast<std::int64_t>(U(a) * U(b) + U(c) * U(d));
+}
+
 template <class Product>
 TV_HD bool within_one_degree(Product oh, Product ov, Product th, Product tv)
 {
-    const Product dot = oh * th + ov * tv;
-    const Product o_squared = oh * oh + ov * ov;
-    const Product t_squared = th * th + tv * tv;
+    const Product dot = dot_sum(oh, th, ov, tv);
+    const Product o_squared = dot_sum(oh, oh, ov, ov);
+    const Product t_squared = dot_sum(th, th, tv, tv);
     const double d = static_cast<float>(dot) / 4096.0;
     // & rather than &&: both sides are cheap, and no branch is easier to vectorise.
     return (d >= 0.0) & (d * d >= kCos1DegSquared * (static_cast<float>(o_squared) / 4096.0) *

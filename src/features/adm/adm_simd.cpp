@@ -34,6 +34,7 @@
 #include "hwy/highway.h"
 
 #include "core/simd.h"
+#include "core/simd_lane_sum-inl.h"
 #include "features/adm/adm_kernels.h"
 #include "features/adm/adm_row_math.h"
 
@@ -681,7 +682,7 @@ std::uint64_t masked_cube_scale0(const std::int16_t* source, std::uint32_t csf_w
         const V64 cube = hn::MulEven(hn::BitCast(d32, square), hn::BitCast(d32, ux));
         sum = hn::Add(sum, hn::BitCast(du64, floor_shift(hn::Add(cube, cube_round), cube_shift)));
     }
-    return hn::GetLane(hn::SumOfLanes(du64, sum)) +
+    return simd::HWY_NAMESPACE::wrapping_lane_sum(du64, sum) +
            masked_cube_row<Scale0Arithmetic>(source, csf_weight, threshold, x, end, shifts, theta);
 }
 
@@ -707,7 +708,7 @@ std::uint64_t masked_cube_scale_n(const std::int32_t* source, std::uint32_t csf_
         const V64 cube = hn::MulEven(hn::BitCast(d32, square), hn::BitCast(d32, ux));
         sum = hn::Add(sum, hn::BitCast(du64, floor_shift(hn::Add(cube, cube_round), cube_shift)));
     }
-    return hn::GetLane(hn::SumOfLanes(du64, sum)) +
+    return simd::HWY_NAMESPACE::wrapping_lane_sum(du64, sum) +
            masked_cube_row<ScaleNArithmetic>(source, csf_weight, threshold, x, end, shifts, theta);
 }
 
@@ -721,7 +722,7 @@ std::uint64_t reference_cube_scale0(const std::int16_t* band, int begin, int end
         const VU64 m = hn::BitCast(du64, hn::Abs(load_wide(band + x)));
         sum = hn::Add(sum, hn::MulEven(low32u(hn::MulEven(low32u(m), low32u(m))), low32u(m)));
     }
-    return hn::GetLane(hn::SumOfLanes(du64, sum)) + reference_cube_row<Scale0Arithmetic>(band, x, end, shifts);
+    return simd::HWY_NAMESPACE::wrapping_lane_sum(du64, sum) + reference_cube_row<Scale0Arithmetic>(band, x, end, shifts);
 }
 
 std::uint64_t reference_cube_scale_n(const std::int32_t* band, int begin, int end, const DenominatorShifts& shifts)
@@ -740,7 +741,7 @@ std::uint64_t reference_cube_scale_n(const std::int32_t* band, int begin, int en
                                   hn::ShiftLeft<32>(hn::MulEven(low32u(hn::ShiftRight<32>(square)), low32u(m))));
         sum = hn::Add(sum, hn::ShiftRightSame(hn::Add(cube, cube_round), shifts.cube));
     }
-    return hn::GetLane(hn::SumOfLanes(du64, sum)) + reference_cube_row<ScaleNArithmetic>(band, x, end, shifts);
+    return simd::HWY_NAMESPACE::wrapping_lane_sum(du64, sum) + reference_cube_row<ScaleNArithmetic>(band, x, end, shifts);
 }
 
 }  // namespace

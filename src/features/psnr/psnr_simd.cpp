@@ -12,6 +12,7 @@
 #include "hwy/highway.h"
 
 #include "core/simd.h"
+#include "core/simd_lane_sum-inl.h"
 #include "features/psnr/psnr_kernels.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -37,19 +38,6 @@ HWY_INLINE void add_squares(V16 difference, V32& sum0, V32& sum1)
     sum0 = hn::ReorderWidenMulAccumulate(d32, difference, difference, sum0, sum1);
 }
 
-// The lanes' sum modulo 2^32 (any order: integers). Not SumOfLanes: on
-// AVX-512 that is gcc's _mm512_reduce_add_epi32, which adds as signed int,
-// undefined behaviour (reported by UBSan) once a row's sum passes 2^31.
-HWY_INLINE std::uint32_t lane_sum(hn::Vec<DU32> v)
-{
-    const DU32 du32;
-    HWY_ALIGN std::uint32_t lanes[HWY_MAX_BYTES / sizeof(std::uint32_t)];
-    hn::Store(v, du32, lanes);
-    std::uint32_t sum = 0;
-    for (std::size_t i = 0; i < hn::Lanes(du32); ++i) sum += lanes[i];
-    return sum;
-}
-
 std::uint32_t row_sse_8bit(const std::uint8_t* ref, const std::uint8_t* dis, unsigned width)
 {
     const D16 d16;
@@ -65,7 +53,7 @@ std::uint32_t row_sse_8bit(const std::uint8_t* ref, const std::uint8_t* dis, uns
         add_squares(hn::Sub(r, d), sum0, sum1);
     }
     const DU32 du32;
-    std::uint32_t sum = lane_sum(hn::BitCast(du32, hn::RearrangeToOddPlusEven(sum0, sum1)));
+    std::uint32_t sum = simd::HWY_NAMESPACE::wrapping_lane_sum(du32, hn::BitCast(du32, hn::RearrangeToOddPlusEven(sum0, sum1)));
     for (; x < width; ++x) sum += squared_error(ref[x], dis[x]);
     return sum;
 }
@@ -95,7 +83,7 @@ std::uint64_t row_sse_16bit(const std::uint16_t* ref, const std::uint16_t* dis, 
         total = hn::Add(total, hn::Add(hn::And(hn::BitCast(du64, sums), hn::Set(du64, 0xffffffffu)),
                                        hn::ShiftRight<32>(hn::BitCast(du64, sums))));
     }
-    std::uint64_t sum = hn::GetLane(hn::SumOfLanes(du64, total));
+    std::uint64_t sum = simd::HWY_NAMESPACE::wrapping_lane_sum(du64, total);
     for (; x < width; ++x) sum += squared_error(ref[x], dis[x]);
     return sum;
 }
