@@ -60,6 +60,10 @@ struct Format<float> {
     static constexpr Bits kExponentMask = 0x7f800000u;
 };
 
+// Positions per chunk on the device (gpu/chain_sum.h): a thread's serial
+// work in the parallel steps, and a chunk's when it is followed again.
+inline constexpr std::size_t kChunk = 512;
+
 // Record::flags.
 inline constexpr unsigned kTie = 1;     // some step was a tie
 inline constexpr unsigned kUnsure = 2;  // a sum not finite, zero or tiny: no proof

@@ -33,7 +33,7 @@ namespace twinvmaf::gpu {
 
 namespace chain_sum_detail {
 
-inline constexpr std::size_t kChunk = 512;     // positions per chunk
+using tv::chain_sum::kChunk;
 inline constexpr unsigned kThreads = 128;      // kernels 1 and 3
 inline constexpr unsigned kScanThreads = 256;  // kernel 2
 
@@ -151,7 +151,7 @@ public:
     ChainSums() = default;
     ChainSums(unsigned jobs, std::size_t max_count)
         : jobs_(jobs),
-          chunks_per_job_((max_count + chain_sum_detail::kChunk - 1) / chain_sum_detail::kChunk),
+          chunks_per_job_((max_count + tv::chain_sum::kChunk - 1) / tv::chain_sum::kChunk),
           guesses_(std::max<std::size_t>(1, jobs * chunks_per_job_ * kChains), "chain sum guesses"),
           records_(std::max<std::size_t>(1, jobs * chunks_per_job_ * kChains), "chain sum records")
     {

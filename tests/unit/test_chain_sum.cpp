@@ -10,11 +10,11 @@
 
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <random>
 #include <vector>
 
+#include "chain_sum_host.h"
 #include "core/chain_sum.h"
 
 namespace {
@@ -29,46 +29,9 @@ T serial_chain(const std::vector<T>& terms)
     return s;
 }
 
-struct Walk {
-    std::size_t translated = 0, followed = 0;
-};
-
-// The chunks' guessed starts as the GPU makes them: each chunk's own chain
-// from 0, then their sums in order (a different grouping from the chain's).
-template <class T>
-std::vector<T> prefix_guesses(const std::vector<T>& terms, std::size_t chunk)
-{
-    std::vector<T> guesses;
-    T before = T(0);
-    for (std::size_t first = 0; first < terms.size(); first += chunk) {
-        guesses.push_back(before);
-        const std::size_t last = std::min(terms.size(), first + chunk);
-        before = before + tv::chain_sum::follow(T(0), first, last, [&](std::size_t i) { return terms[i]; });
-    }
-    return guesses;
-}
-
-// The chain by records and translated ends from the given guesses.
-template <class T>
-T chunked_chain(const std::vector<T>& terms, std::size_t chunk, const std::vector<T>& guesses, Walk& walk)
-{
-    const auto term = [&](std::size_t i) { return terms[i]; };
-    std::vector<Record<T>> records;
-    for (std::size_t k = 0, first = 0; first < terms.size(); ++k, first += chunk)
-        records.push_back(tv::chain_sum::follow_recorded(guesses[k], first, std::min(terms.size(), first + chunk), term));
-    T s = T(0);
-    for (std::size_t k = 0, first = 0; first < terms.size(); ++k, first += chunk) {
-        T end;
-        if (tv::chain_sum::translated_end(records[k], s, end)) {
-            ++walk.translated;
-        } else {
-            end = tv::chain_sum::follow(s, first, std::min(terms.size(), first + chunk), term);
-            ++walk.followed;
-        }
-        s = end;
-    }
-    return s;
-}
+using twinvmaf::test::chain_guesses;
+using twinvmaf::test::chunked_chain;
+using Walk = twinvmaf::test::ChainWalk;
 
 template <class T>
 std::uint64_t bits(T x)
@@ -87,7 +50,7 @@ Walk expect_chain(const std::vector<T>& terms, const char* what)
     for (std::size_t chunk : {5u, 64u, 512u}) {
         SCOPED_TRACE(testing::Message() << what << ", chunk " << chunk);
         Walk walk;
-        EXPECT_EQ(bits(chunked_chain(terms, chunk, prefix_guesses(terms, chunk), walk)), bits(expected));
+        EXPECT_EQ(bits(chunked_chain(terms, chunk, chain_guesses(terms, chunk), walk)), bits(expected));
         last = walk;
         // Guesses off by a few spacings either way (odd and even shifts),
         // and in another binade.

@@ -12,7 +12,7 @@
 #include "core/feature.h"
 #include "features/ciede/ciede.h"
 #include "features/ciede/ciede_math.h"
-#include "features/ciede/ciede_sum.h"
+#include "chain_sum_host.h"
 #include "test_support.h"
 #include "twinvmaf/error.h"
 
@@ -218,47 +218,6 @@ TEST(Ciede, NamesAndNoOptions)
 
 namespace {
 
-// The GPU twin's summary of one chunk (ciede_gpu.cu's summarize_kernel: the
-// same tree order, zero padding past the end).
-ChunkSummary summarize(const float* values, std::size_t n)
-{
-    double sums[kSumChunk];
-    int exponents[kSumChunk];
-    for (unsigned i = 0; i < kSumChunk; ++i) {
-        const float v = i < n ? values[i] : 0.0f;
-        sums[i] = v;
-        exponents[i] = ulp_exponent_of(v);
-    }
-    for (unsigned half = kSumChunk / 2; half > 0; half /= 2) {
-        for (unsigned i = 0; i < half; ++i) {
-            sums[i] += sums[i + half];
-            exponents[i] = combine_ulp_exponents(exponents[i], exponents[i + half]);
-        }
-    }
-    return ChunkSummary{sums[0], exponents[0]};
-}
-
-struct Chained {
-    double sum;
-    std::size_t shortcuts = 0, serial = 0;
-};
-
-// The twin's chain (chain_kernel) on the host.
-Chained chunked_sum(const std::vector<float>& values)
-{
-    Chained r{0.0};
-    for (std::size_t base = 0; base < values.size(); base += kSumChunk) {
-        const std::size_t n = std::min<std::size_t>(kSumChunk, values.size() - base);
-        if (add_chunk_exactly(r.sum, summarize(values.data() + base, n))) {
-            ++r.shortcuts;
-            continue;
-        }
-        ++r.serial;
-        for (std::size_t i = base; i < base + n; ++i) r.sum += values[i];
-    }
-    return r;
-}
-
 double serial_sum(const std::vector<float>& values)
 {
     double s = 0.;
@@ -275,19 +234,23 @@ std::uint64_t bits_of(double x)
 
 }  // namespace
 
-// The twin's chunked sum equals the CPU's serial chain bit for bit: on the
-// dE00 of random frames (large differences, and small ones with many tiny
-// and zero values) and on adversarial sequences (values of every size,
-// subnormal, +-0, ties at the sum's last place, NaN, infinity, negatives),
-// with both the shortcut and the serial path taken.
+// The twin's chunked sum (gpu/chain_sum.h, here on the host) equals the
+// CPU's serial chain bit for bit: on the dE00 of random frames (large
+// differences, and small ones with many tiny and zero values) and on
+// adversarial sequences (values of every size, subnormal, +-0, ties at the
+// sum's last place, NaN, infinity, negatives), with both the translated and
+// the followed-again path taken.
 TEST(Ciede, TwinsChunkedSumEqualsTheSerialChain)
 {
     std::size_t shortcuts = 0, serial = 0, cases = 0;
     auto check = [&](const std::vector<float>& values, const char* what) {
-        const Chained c = chunked_sum(values);
-        EXPECT_EQ(bits_of(c.sum), bits_of(serial_sum(values))) << what << " (" << values.size() << " values)";
-        shortcuts += c.shortcuts;
-        serial += c.serial;
+        // The chain adds each float as a double.
+        const std::vector<double> terms(values.begin(), values.end());
+        test::ChainWalk walk;
+        const double sum = test::chunked_chain(terms, tv::chain_sum::kChunk, test::chain_guesses(terms, tv::chain_sum::kChunk), walk);
+        EXPECT_EQ(bits_of(sum), bits_of(serial_sum(values))) << what << " (" << values.size() << " values)";
+        shortcuts += walk.translated;
+        serial += walk.followed;
         ++cases;
     };
     for (unsigned depth : {8u, 12u}) {
@@ -327,25 +290,24 @@ TEST(Ciede, TwinsChunkedSumEqualsTheSerialChain)
         if (trial % 30 == 3) values.assign(values.size(), 0.0f);
         check(values, "adversarial sequence");
     }
-    // Two that the shortcut's conditions are there for. Values in
-    // [2^10, 2^11) are finer than the last place of 2^40 + ...: added one by
-    // one they round, so the chunk must go serially.
-    std::vector<float> fine(2 * kSumChunk, 0.0f);
+    // Two hard cases. Values in [2^10, 2^11) are finer than the last place
+    // of 2^40 + ...: added one by one they round.
+    std::vector<float> fine(2 * tv::chain_sum::kChunk, 0.0f);
     fine[0] = 0x1p40f;
-    for (unsigned i = kSumChunk; i < 2 * kSumChunk; ++i) fine[i] = std::ldexp(unit(rng), 10);
+    for (unsigned i = tv::chain_sum::kChunk; i < 2 * tv::chain_sum::kChunk; ++i) fine[i] = std::ldexp(unit(rng), 10);
     check(fine, "values finer than the sum's last place");
     // s = 2^40 - 2^-13 is off the grid of 2^40's binade: the next chunk's
     // first addition ties at the crossing, and how it breaks depends on the
     // values after it (2^11 + 2^-12 is an odd number of last places).
-    std::vector<float> crossing(2 * kSumChunk, 0.0f);
+    std::vector<float> crossing(2 * tv::chain_sum::kChunk, 0.0f);
     crossing[0] = 0x1p40f - 0x1p16f;
     crossing[1] = 0x1p16f - 0x1p-7f;
     crossing[2] = 0x1p-7f - 0x1p-13f;
-    crossing[kSumChunk] = 0x1p11f;
-    crossing[kSumChunk + 1] = 0x1p11f + 0x1p-12f;
+    crossing[tv::chain_sum::kChunk] = 0x1p11f;
+    crossing[tv::chain_sum::kChunk + 1] = 0x1p11f + 0x1p-12f;
     check(crossing, "a tie where the sum crosses a binade off its grid");
     EXPECT_GT(shortcuts, 0u);
     EXPECT_GT(serial, 0u);
-    std::cout << "[ ciede sum ] " << cases << " sequences: " << shortcuts << " chunks added whole, " << serial
+    std::cout << "[ ciede sum ] " << cases << " sequences: " << shortcuts << " chunks moved onto their start, " << serial
               << " value by value\n";
 }
