@@ -11,10 +11,10 @@
 //      totals (in any order: they are only guesses of each chunk's start);
 //   3. records_kernel: one thread per chunk, each chain from its guess, with
 //      its Record;
-//   4. resolve_kernel: one thread per chain of a job walks the chunks in
-//      order with the true start: the translated end where the record proves
-//      it, else that chunk's terms again from the true start; then
-//      finish(job, sums) in the job's first thread.
+//   4. resolve_kernel: one block per job, one thread per chain walks the
+//      chunks in order with the true start: the translated end where the
+//      record proves it, else that chunk's terms again from the true start;
+//      then finish(job, sums) in the block's first thread.
 // Terms is a device-copyable type with
 //   __device__ std::size_t count(unsigned job) const;     // positions
 //   __device__ void at(unsigned job, std::size_t i, T (&terms)[kChains]) const;
@@ -110,33 +110,59 @@ __global__ void __launch_bounds__(kThreads) records_kernel(Terms terms, std::siz
         });
 }
 
+// The walk: thread c of the first group of lanes follows chain c; the other
+// lanes stage the next batch of records into shared memory meanwhile
+// (double buffered), so the walk waits on shared, not global, memory.
+inline constexpr unsigned kResolveThreads = 256;
+inline constexpr unsigned kBatch = 64;  // chunks per staged batch
+
 template <class T, unsigned kChains, class Terms, class Finish>
-__global__ void resolve_kernel(Terms terms, std::size_t chunks_per_job, const tv::chain_sum::Record<T>* records,
-                               Finish finish)
+__global__ void __launch_bounds__(kResolveThreads) resolve_kernel(Terms terms, std::size_t chunks_per_job,
+                                                                  const tv::chain_sum::Record<T>* records,
+                                                                  Finish finish)
 {
-    static_assert(kChains <= 32, "one thread per chain in a block of 32");
+    static_assert(kChains <= 32, "the chains in the first group of lanes");
     const unsigned job = blockIdx.x;
     const unsigned c = threadIdx.x;
+    const std::size_t n = terms.count(job);
+    const std::size_t chunks = chunks_of(n);
+    const std::size_t batches = (chunks + kBatch - 1) / kBatch;
+    const tv::chain_sum::Record<T>* job_records = records + job * chunks_per_job * kChains;
+    __shared__ tv::chain_sum::Record<T> staged[2][kBatch * kChains];
     __shared__ T sums[kChains];
-    if (c < kChains) {
-        const std::size_t n = terms.count(job);
-        const std::size_t chunks = chunks_of(n);
-        const tv::chain_sum::Record<T>* job_records = records + job * chunks_per_job * kChains;
-        T s = T(0);
-        for (std::size_t k = 0; k < chunks; ++k) {
-            T end;
-            if (!tv::chain_sum::translated_end(job_records[k * kChains + c], s, end)) {
-                const std::size_t first = k * kChunk, last = n - first < kChunk ? n : first + kChunk;
-                end = tv::chain_sum::follow(s, first, last, [&](std::size_t i) {
-                    T t[kChains];
-                    terms.at(job, i, t);
-                    return t[c];
-                });
+    auto stage = [&](std::size_t b, unsigned first_thread) {
+        const std::size_t begin = b * kBatch * kChains;
+        const std::size_t count = (chunks * kChains - begin) < kBatch * kChains ? chunks * kChains - begin
+                                                                                  : kBatch * kChains;
+        for (std::size_t i = threadIdx.x - first_thread; i < count; i += kResolveThreads - first_thread)
+            staged[b & 1][i] = job_records[begin + i];
+    };
+    if (batches) stage(0, 0);
+    __syncthreads();
+    T s = T(0);
+    for (std::size_t b = 0; b < batches; ++b) {
+        if (threadIdx.x >= 32) {
+            if (b + 1 < batches) stage(b + 1, 32);
+        } else if (c < kChains) {
+            const std::size_t first_chunk = b * kBatch;
+            const std::size_t in_batch = chunks - first_chunk < kBatch ? chunks - first_chunk : kBatch;
+            for (std::size_t k = 0; k < in_batch; ++k) {
+                T end;
+                if (!tv::chain_sum::translated_end(staged[b & 1][k * kChains + c], s, end)) {
+                    const std::size_t first = (first_chunk + k) * kChunk;
+                    const std::size_t last = n - first < kChunk ? n : first + kChunk;
+                    end = tv::chain_sum::follow(s, first, last, [&](std::size_t i) {
+                        T t[kChains];
+                        terms.at(job, i, t);
+                        return t[c];
+                    });
+                }
+                s = end;
             }
-            s = end;
         }
-        sums[c] = s;
+        __syncthreads();
     }
+    if (c < kChains) sums[c] = s;
     __syncthreads();
     if (threadIdx.x == 0) finish(job, sums);
 }
@@ -172,7 +198,7 @@ public:
         records_kernel<T, kChains><<<grid, kThreads, 0, stream>>>(terms, chunks_per_job_, guesses_.get(),
                                                                   records_.get());
         check_launch("chain sum records_kernel");
-        resolve_kernel<T, kChains><<<jobs, 32, 0, stream>>>(terms, chunks_per_job_, records_.get(), finish);
+        resolve_kernel<T, kChains><<<jobs, kResolveThreads, 0, stream>>>(terms, chunks_per_job_, records_.get(), finish);
         check_launch("chain sum resolve_kernel");
     }
 
