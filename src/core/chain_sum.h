@@ -88,12 +88,23 @@ TV_HD T half_spacing(T y)
     return tv::bit_cast<T>(static_cast<typename F::Bits>(field - F::kPrecision) << kMantissaBits);
 }
 
+// Terms read ahead of their additions: kAhead at a time into registers, so
+// that a GPU thread waits once per group for memory, not once per term (the
+// additions keep their order).
+inline constexpr std::size_t kAhead = 8;
+
 // The chain from `start` over term(i), first <= i < last.
 template <class T, class Term>
 TV_HD T follow(T start, std::size_t first, std::size_t last, const Term& term)
 {
     T s = start;
-    for (std::size_t i = first; i < last; ++i) s = s + term(i);
+    std::size_t i = first;
+    for (; i + kAhead <= last; i += kAhead) {
+        T t[kAhead];
+        for (std::size_t j = 0; j < kAhead; ++j) t[j] = term(i + j);
+        for (std::size_t j = 0; j < kAhead; ++j) s = s + t[j];
+    }
+    for (; i < last; ++i) s = s + term(i);
     return s;
 }
 
@@ -104,8 +115,12 @@ TV_HD Record<T> follow_recorded(T start, std::size_t first, std::size_t last, co
     Record<T> r{start, start, start, start, 0};
     T s = start;
     bool some = false;
+    T ahead[kAhead];
     for (std::size_t i = first; i < last; ++i) {
-        const T t = term(i);
+        const std::size_t j = (i - first) % kAhead;
+        if (j == 0)
+            for (std::size_t k = 0; k < kAhead && i + k < last; ++k) ahead[k] = term(i + k);
+        const T t = ahead[j];
         const T sum = s + t;
         // TwoSum: sum + error = s + t exactly (while nothing overflows).
         const T back = sum - s;
@@ -139,12 +154,20 @@ TV_HD bool translated_end(const Record<T>& r, T start, T& end)
     const T lo = negative ? -r.hi : r.lo, hi = negative ? -r.lo : r.hi;
     const T s = negative ? -start : start, g = negative ? -r.start : r.start;
     if (!(lo > T(0))) return false;  // also NaN
-    const T binade = tv::bit_cast<T>(tv::bit_cast<typename F::Bits>(lo) & F::kExponentMask);  // B
-    const T spacing = half_spacing(lo) * T(2);                                                // u
+    using Bits = typename F::Bits;
+    constexpr int kMantissaBits = F::kPrecision - 1;
+    const T binade = tv::bit_cast<T>(tv::bit_cast<Bits>(lo) & F::kExponentMask);  // B
+    const T spacing = half_spacing(lo) * T(2);                                   // u
     if (spacing == T(0)) return false;
     if (!(s >= binade && s < binade * T(2) && g >= binade && g < binade * T(2))) return false;
-    // In units of u (exact: multiples of u below 2^(p+1) u): B is 2^(p-1).
-    const auto units = [&](T x) { return static_cast<long long>(x / spacing); };
+    // In units of u: x times 1/u, a power of two (its exponent field is the
+    // negation of u's), so exact for these multiples of u below 2^(p+1) u
+    // (a division would be too, but costs a GPU thread dozens of steps).
+    // B is 2^(p-1) units.
+    constexpr Bits kBias = (F::kExponentMask >> kMantissaBits) >> 1;
+    const Bits spacing_field = tv::bit_cast<Bits>(spacing) >> kMantissaBits;
+    const T per_unit = tv::bit_cast<T>(static_cast<Bits>(2 * kBias - spacing_field) << kMantissaBits);  // 1/u
+    const auto units = [&](T x) { return static_cast<long long>(x * per_unit); };
     const long long base = 1LL << (F::kPrecision - 1);
     const long long m = units(s) - units(g);
     if (units(lo) + (m < 0 ? m : 0) < base + 1) return false;
