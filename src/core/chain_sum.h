@@ -115,12 +115,7 @@ TV_HD Record<T> follow_recorded(T start, std::size_t first, std::size_t last, co
     Record<T> r{start, start, start, start, 0};
     T s = start;
     bool some = false;
-    T ahead[kAhead];
-    for (std::size_t i = first; i < last; ++i) {
-        const std::size_t j = (i - first) % kAhead;
-        if (j == 0)
-            for (std::size_t k = 0; k < kAhead && i + k < last; ++k) ahead[k] = term(i + k);
-        const T t = ahead[j];
+    const auto step = [&](T t) {
         const T sum = s + t;
         // TwoSum: sum + error = s + t exactly (while nothing overflows).
         const T back = sum - s;
@@ -132,7 +127,14 @@ TV_HD Record<T> follow_recorded(T start, std::size_t first, std::size_t last, co
         if (!some || sum > r.hi) r.hi = sum;
         some = true;
         s = sum;
+    };
+    std::size_t i = first;
+    for (; i + kAhead <= last; i += kAhead) {
+        T t[kAhead];
+        for (std::size_t j = 0; j < kAhead; ++j) t[j] = term(i + j);
+        for (std::size_t j = 0; j < kAhead; ++j) step(t[j]);
     }
+    for (; i < last; ++i) step(term(i));
     r.end = s;
     return r;
 }

@@ -49,13 +49,20 @@ __global__ void __launch_bounds__(kThreads) chunk_totals_kernel(Terms terms, std
     if (first >= n) return;
     const std::size_t last = n - first < kChunk ? n : first + kChunk;
     T sums[kChains] = {};
-    for (std::size_t i = first; i < last; i += tv::chain_sum::kAhead) {
-        // Terms read ahead of their additions (core/chain_sum.h, kAhead).
-        T t[tv::chain_sum::kAhead][kChains];
-        const std::size_t n = last - i < tv::chain_sum::kAhead ? last - i : tv::chain_sum::kAhead;
-        for (std::size_t j = 0; j < n; ++j) terms.at(job, i + j, t[j]);
-        for (std::size_t j = 0; j < n; ++j)
-            for (unsigned c = 0; c < kChains; ++c) sums[c] = sums[c] + t[j][c];
+    const auto add = [&](const T (&t)[kChains]) {
+        for (unsigned c = 0; c < kChains; ++c) sums[c] = sums[c] + t[c];
+    };
+    constexpr std::size_t kAhead = tv::chain_sum::kAhead;  // terms read ahead of their additions
+    std::size_t i = first;
+    for (; i + kAhead <= last; i += kAhead) {
+        T t[kAhead][kChains];
+        for (std::size_t j = 0; j < kAhead; ++j) terms.at(job, i + j, t[j]);
+        for (std::size_t j = 0; j < kAhead; ++j) add(t[j]);
+    }
+    for (; i < last; ++i) {
+        T t[kChains];
+        terms.at(job, i, t);
+        add(t);
     }
     for (unsigned c = 0; c < kChains; ++c) totals[(job * chunks_per_job + k) * kChains + c] = sums[c];
 }
