@@ -105,7 +105,11 @@ public:
 
 private:
     struct Run;
+    struct Job;  // one frame pair to score
     void collect_oldest();
+    // Runs every extractor due on `job` with `worker`'s scratch; an error is
+    // kept in the job (collect_oldest() rethrows it in frame order).
+    void score(Job& job, unsigned worker);
 
     std::vector<std::unique_ptr<FeatureExtractor>> extractors_;
     PipelineConfig config_;
