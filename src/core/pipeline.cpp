@@ -250,6 +250,12 @@ void Pipeline::collect_oldest()
     if (config_.progress) config_.progress(job->index + 1);
 }
 
+bool Pipeline::oldest_done()
+{
+    std::lock_guard lock(run_->mutex);
+    return run_->in_flight.front()->done;
+}
+
 void Pipeline::score(Job& job, unsigned worker)
 {
     try {
@@ -304,6 +310,12 @@ void Pipeline::push(std::shared_ptr<const Picture> ref, std::shared_ptr<const Pi
             }
         }
 
+        // Frames already scored are collected now rather than when the window
+        // is full, so their pictures go back to the pool for the readers: when
+        // scoring keeps up with reading, fewer pictures are in use in turn and
+        // more of them are still in the cache when they are read into again.
+        if (!r.engine)
+            while (!r.in_flight.empty() && oldest_done()) collect_oldest();
         if (r.in_flight.size() >= r.window) collect_oldest();
         r.in_flight.push_back(job);
         ++r.pushed;
