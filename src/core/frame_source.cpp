@@ -55,7 +55,8 @@ FrameSource::~FrameSource()
         std::lock_guard lock(mutex_);
         stopping_ = true;
     }
-    changed_.notify_all();
+    room_.notify_all();
+    frame_ready_.notify_all();
     for (std::thread& thread : threads_) thread.join();
 }
 
@@ -68,7 +69,7 @@ void FrameSource::read_by_number()
         bool failed = false;  // the frame's pictures could not be made
         {
             std::unique_lock lock(mutex_);
-            changed_.wait(lock, [&] {
+            wait_for_room(lock, [&] {
                 const std::uint64_t frame = next_unit_ / units_per_frame_;
                 return stopping_ || frame >= total_ || may_fill(frame);
             });
@@ -111,7 +112,7 @@ void FrameSource::read_by_number()
                 error = std::current_exception();
             }
         }
-        bool finished = false;
+        bool wake = false;
         {
             std::lock_guard lock(mutex_);
             Entry& slot = lanes_[lane].ring[index % config_.ahead];
@@ -119,10 +120,10 @@ void FrameSource::read_by_number()
             if (--slot.parts_left == 0) {
                 slot.ready = true;
                 if (slot.error) slot.picture.reset();
-                finished = true;
+                wake = consumer_wants(index);
             }
         }
-        if (finished) changed_.notify_all();
+        if (wake) frame_ready_.notify_one();
     }
 }
 
@@ -133,7 +134,7 @@ void FrameSource::read_in_order(unsigned lane)
         if (config_.frame_limit && index >= config_.frame_limit) return;
         {
             std::unique_lock lock(mutex_);
-            changed_.wait(lock, [&] { return stopping_ || may_fill(index); });
+            wait_for_room(lock, [&] { return stopping_ || may_fill(index); });
             if (stopping_) return;
         }
         Entry read;
@@ -148,13 +149,15 @@ void FrameSource::read_in_order(unsigned lane)
             read.error = std::current_exception();
         }
         const bool last = read.end || read.error;
+        bool wake = false;
         {
             std::lock_guard lock(mutex_);
             Entry& slot = lanes_[lane].ring[index % config_.ahead];
             slot = std::move(read);
             slot.ready = true;
+            wake = consumer_wants(index);
         }
-        changed_.notify_all();
+        if (wake) frame_ready_.notify_one();
         if (last) return;
     }
 }
@@ -183,17 +186,29 @@ std::optional<FramePair> FrameSource::next()
     }
     Entry& ref_slot = lanes_[0].ring[index % config_.ahead];
     Entry& dis_slot = lanes_[1].ring[index % config_.ahead];
-    changed_.wait(lock, [&] { return ref_slot.ready && dis_slot.ready; });
+    if (!frame_ready(index)) {
+        consumer_waiting_ = true;
+        frame_ready_.wait(lock, [&] { return frame_ready(index); });
+        consumer_waiting_ = false;
+    }
     Entry ref = std::exchange(ref_slot, Entry{});
     Entry dis = std::exchange(dis_slot, Entry{});
-    if (ref.end || dis.end || ref.error || dis.error) {
+    const bool last = ref.end || dis.end || ref.error || dis.error;
+    if (last) {
         // Nothing more is handed out; readers waiting for room may stop.
         finished_ = true;
         stopping_ = true;
     }
     ++consumed_;
+    // The ring has room for one more frame: wake as many waiting readers as
+    // it has units to read (one per input in order, units_per_frame_ by
+    // number; a reader that finds none left waits again), or all to stop.
+    const unsigned units = by_number_ ? units_per_frame_ : 2u;
+    const unsigned to_wake = std::min(readers_waiting_, units);
     lock.unlock();
-    changed_.notify_all();
+    if (last) room_.notify_all();
+    else
+        for (unsigned i = 0; i < to_wake; ++i) room_.notify_one();
 
     if (ref.error) std::rethrow_exception(ref.error);
     if (dis.error) std::rethrow_exception(dis.error);

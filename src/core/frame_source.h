@@ -81,6 +81,25 @@ private:
     void read_in_order(unsigned lane);       // one thread per input
     void read_by_number();                   // several threads, parts of both inputs
     bool may_fill(std::uint64_t index) const { return index < consumed_ + config_.ahead; }
+    bool frame_ready(std::uint64_t index) const
+    {
+        return lanes_[0].ring[index % config_.ahead].ready && lanes_[1].ring[index % config_.ahead].ready;
+    }
+    // Under the lock, after a picture of frame `index` became ready: whether
+    // the consumer waits for just that frame, which is now whole.
+    bool consumer_wants(std::uint64_t index) const
+    {
+        return consumer_waiting_ && index == consumed_ && frame_ready(index);
+    }
+    // Under the lock: waits on room_ until `can_go`, counted in readers_waiting_.
+    template <class Predicate>
+    void wait_for_room(std::unique_lock<std::mutex>& lock, Predicate can_go)
+    {
+        if (can_go()) return;
+        ++readers_waiting_;
+        room_.wait(lock, can_go);
+        --readers_waiting_;
+    }
     std::size_t bytes_read(std::size_t frame_bytes) const
     {
         return config_.frame_prefix ? std::min(config_.frame_prefix, frame_bytes) : frame_bytes;
@@ -93,8 +112,15 @@ private:
     std::uint64_t base_[2] = {0, 0};  // reader positions at the start
     std::uint64_t left_[2] = {0, 0};  // random access: frames each input holds from there
 
+    // Who waits for what: the consumer (next()) for both pictures of frame
+    // consumed_, readers for room in the ring. Each side is woken only when
+    // the thing it waits for happened and only if it waits (a wake-up costs
+    // a futex call and a context switch on both sides, per frame).
     std::mutex mutex_;
-    std::condition_variable changed_;
+    std::condition_variable frame_ready_;  // the consumer waits here
+    std::condition_variable room_;         // readers wait here
+    bool consumer_waiting_ = false;
+    unsigned readers_waiting_ = 0;
     std::uint64_t consumed_ = 0;   // frames handed out by next()
     std::uint64_t next_unit_ = 0;  // random access: next (frame, lane, part) to read
     unsigned parts_ = 1;           // random access: parts a picture is read in

@@ -1,6 +1,10 @@
 #include "twinvmaf/picture.h"
 
+#include <sys/mman.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <new>
 
 namespace twinvmaf {
 
@@ -51,10 +55,37 @@ std::string VideoFormat::describe() const
     return text;
 }
 
+namespace {
+
+// Heap pictures start on a cache line (rows of SIMD loads split no line
+// where the row width allows, the copy from the page cache writes whole
+// lines), and those of 2 MiB or more on a huge page boundary, offered to the
+// kernel as transparent huge pages: a 1080p 10-bit picture is then three
+// huge pages and a remainder instead of 1519 pages, fewer page faults when
+// it is made and fewer TLB misses whenever it is read or written. Only the
+// whole huge pages inside the picture are offered, so it takes no more
+// memory than before.
+constexpr std::size_t kCacheLine = 64;
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+std::uint8_t* heap_allocate(std::size_t bytes)
+{
+    const std::size_t alignment = bytes >= kHugePage ? kHugePage : kCacheLine;
+    // aligned_alloc wants a multiple of the alignment; pages past `bytes`
+    // are never touched, so never backed.
+    void* memory = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
+    if (!memory) throw std::bad_alloc();
+    // Advice only: where the kernel has no huge pages the picture keeps small ones.
+    if (alignment == kHugePage) ::madvise(memory, bytes / kHugePage * kHugePage, MADV_HUGEPAGE);
+    return static_cast<std::uint8_t*>(memory);
+}
+
+}  // namespace
+
 void PictureRelease::operator()(std::uint8_t* memory) const
 {
     if (allocator) allocator->release(memory);
-    else delete[] memory;
+    else std::free(memory);
 }
 
 void Picture::reset(const VideoFormat& format)
@@ -65,7 +96,7 @@ void Picture::reset(const VideoFormat& format)
         buffer_.reset();
         capacity_ = 0;
         std::uint8_t* memory = allocator_ ? static_cast<std::uint8_t*>(allocator_->allocate(needed, allocator_->device))
-                                          : new std::uint8_t[needed];
+                                          : heap_allocate(needed);
         buffer_ = std::unique_ptr<std::uint8_t[], PictureRelease>(memory, PictureRelease{allocator_});
         capacity_ = needed;
     }

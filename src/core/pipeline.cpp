@@ -18,17 +18,6 @@ namespace twinvmaf {
 
 namespace {
 
-struct FrameJob {
-    std::uint64_t index = 0;
-    // [0] is this frame; [k] is frame index-k (temporal history).
-    std::vector<std::shared_ptr<const Picture>> ref;
-    std::vector<std::shared_ptr<const Picture>> dis;
-    std::vector<FrameScores> scores;  // per extractor
-    std::vector<bool> ran;            // per extractor (subsample may skip)
-    bool done = false;                // CPU: extract() finished
-    std::exception_ptr error;
-};
-
 using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point start)
@@ -64,6 +53,17 @@ GpuStats stats_of_this_run(GpuStats now, const GpuStats& before, bool reused)
 
 }  // namespace
 
+struct Pipeline::Job {
+    std::uint64_t index = 0;
+    // [0] is this frame; [k] is frame index-k (temporal history).
+    std::vector<std::shared_ptr<const Picture>> ref;
+    std::vector<std::shared_ptr<const Picture>> dis;
+    std::vector<FrameScores> scores;  // per extractor
+    std::vector<bool> ran;            // per extractor (subsample may skip)
+    bool done = false;                // CPU: extract() finished
+    std::exception_ptr error;
+};
+
 // Everything one run holds between begin() and finish().
 struct Pipeline::Run {
     Collector* collector = nullptr;
@@ -78,6 +78,10 @@ struct Pipeline::Run {
     unsigned threads = 1;
     std::size_t window = 2;      // frames in flight
     unsigned read_ahead = kReadAhead;
+    // run() at one CPU thread: push() scores the frame on the caller's
+    // thread (the frame source's reader keeps reading meanwhile), no worker
+    // to hand it to and wait for.
+    bool score_inline = false;
 
     std::shared_ptr<PicturePool> pool;
     std::unique_ptr<GpuEngine> engine;
@@ -93,7 +97,8 @@ struct Pipeline::Run {
     std::vector<std::vector<std::unique_ptr<Scratch>>> scratch;
     std::mutex mutex;
     std::condition_variable job_done;
-    std::deque<std::shared_ptr<FrameJob>> in_flight;
+    const Job* awaited = nullptr;  // the job collect_oldest() waits for, if it waits
+    std::deque<std::shared_ptr<Job>> in_flight;
     // The last `history` frames, newest first, for temporal features.
     std::deque<std::shared_ptr<const Picture>> recent_ref, recent_dis;
     std::uint64_t pushed = 0;
@@ -203,7 +208,7 @@ void Pipeline::prepare(std::optional<std::uint64_t> frames)
     for (auto& extractor : extractors_) r.writers.emplace_back(*r.collector, extractor->output_names());
     r.scratch.resize(r.threads);
     for (auto& per_worker : r.scratch) per_worker.resize(extractors_.size());
-    if (!r.engine) r.workers = std::make_unique<ThreadPool>(r.threads);
+    if (!r.engine && !r.score_inline) r.workers = std::make_unique<ThreadPool>(r.threads);
     r.start = Clock::now();
 }
 
@@ -226,12 +231,16 @@ std::uint64_t Pipeline::frames_pushed() const { return run_ ? run_->pushed : 0; 
 void Pipeline::collect_oldest()
 {
     Run& r = *run_;
-    std::shared_ptr<FrameJob> job = r.in_flight.front();
+    std::shared_ptr<Job> job = r.in_flight.front();
     if (r.engine) {
         r.engine->collect(static_cast<unsigned>(job->index % r.window), job->ran, job->scores);
-    } else {
+    } else if (!r.score_inline) {
         std::unique_lock lock(r.mutex);
-        r.job_done.wait(lock, [&] { return job->done; });
+        if (!job->done) {
+            r.awaited = job.get();
+            r.job_done.wait(lock, [&] { return job->done; });
+            r.awaited = nullptr;
+        }
     }
     r.in_flight.pop_front();
     if (job->error) std::rethrow_exception(job->error);
@@ -239,6 +248,33 @@ void Pipeline::collect_oldest()
         if (job->ran[e]) extractors_[e]->collect(job->index, job->scores[e], r.writers[e]);
     }
     if (config_.progress) config_.progress(job->index + 1);
+}
+
+bool Pipeline::oldest_done()
+{
+    std::lock_guard lock(run_->mutex);
+    return run_->in_flight.front()->done;
+}
+
+void Pipeline::score(Job& job, unsigned worker)
+{
+    try {
+        std::vector<const Picture*> previous_ref, previous_dis;
+        for (std::size_t k = 1; k < job.ref.size(); ++k) {
+            previous_ref.push_back(job.ref[k].get());
+            previous_dis.push_back(job.dis[k].get());
+        }
+        const FrameInputs inputs{*job.ref[0], *job.dis[0], job.index, previous_ref, previous_dis};
+        for (std::size_t e = 0; e < extractors_.size(); ++e) {
+            if (!job.ran[e]) continue;
+            const FeatureExtractor& extractor = *extractors_[e];
+            std::unique_ptr<Scratch>& s = run_->scratch[worker][e];
+            if (!s) s = extractor.make_scratch();
+            extractor.extract(inputs, job.scores[e], s.get());
+        }
+    } catch (...) {
+        job.error = std::current_exception();
+    }
 }
 
 void Pipeline::push(std::shared_ptr<const Picture> ref, std::shared_ptr<const Picture> dis)
@@ -254,7 +290,7 @@ void Pipeline::push(std::shared_ptr<const Picture> ref, std::shared_ptr<const Pi
                     " and " + dis->format().describe() + ", but this run scores " + r.format.describe());
 
     try {
-        auto job = std::make_shared<FrameJob>();
+        auto job = std::make_shared<Job>();
         job->index = r.pushed;
         job->ref.push_back(ref);
         job->dis.push_back(dis);
@@ -274,6 +310,12 @@ void Pipeline::push(std::shared_ptr<const Picture> ref, std::shared_ptr<const Pi
             }
         }
 
+        // Frames already scored are collected now rather than when the window
+        // is full, so their pictures go back to the pool for the readers: when
+        // scoring keeps up with reading, fewer pictures are in use in turn and
+        // more of them are still in the cache when they are read into again.
+        if (!r.engine)
+            while (!r.in_flight.empty() && oldest_done()) collect_oldest();
         if (r.in_flight.size() >= r.window) collect_oldest();
         r.in_flight.push_back(job);
         ++r.pushed;
@@ -282,28 +324,22 @@ void Pipeline::push(std::shared_ptr<const Picture> ref, std::shared_ptr<const Pi
                              *job->dis[0], job->ran);
             return;
         }
-        r.workers->submit([this, job](unsigned worker) {
-            Run& run = *run_;
-            try {
-                std::vector<const Picture*> previous_ref, previous_dis;
-                for (std::size_t k = 1; k < job->ref.size(); ++k) {
-                    previous_ref.push_back(job->ref[k].get());
-                    previous_dis.push_back(job->dis[k].get());
-                }
-                const FrameInputs inputs{*job->ref[0], *job->dis[0], job->index, previous_ref, previous_dis};
-                for (std::size_t e = 0; e < extractors_.size(); ++e) {
-                    if (!job->ran[e]) continue;
-                    const FeatureExtractor& extractor = *extractors_[e];
-                    std::unique_ptr<Scratch>& s = run.scratch[worker][e];
-                    if (!s) s = extractor.make_scratch();
-                    extractor.extract(inputs, job->scores[e], s.get());
-                }
-            } catch (...) {
-                job->error = std::current_exception();
-            }
-            std::lock_guard lock(run.mutex);
+        if (r.score_inline) {
+            score(*job, 0);
             job->done = true;
-            run.job_done.notify_all();
+            collect_oldest();
+            return;
+        }
+        r.workers->submit([this, job](unsigned worker) {
+            score(*job, worker);
+            Run& run = *run_;
+            bool awaited = false;
+            {
+                std::lock_guard lock(run.mutex);
+                job->done = true;
+                awaited = run.awaited == job.get();
+            }
+            if (awaited) run.job_done.notify_one();
         });
     } catch (...) {
         r.failed = true;
@@ -361,6 +397,7 @@ PipelineResult Pipeline::run(VideoReader& reference, VideoReader& distorted, Col
         frames = std::min(*reference.frames_left(), *distorted.frames_left());
         if (config_.frame_cnt) frames = std::min(*frames, config_.frame_cnt);
     }
+    run_->score_inline = !run_->on_gpu && run_->threads == 1;
     prepare(frames);
 
     // On the CPU, --threads also bounds the readers (batch farms run many

@@ -105,7 +105,12 @@ public:
 
 private:
     struct Run;
+    struct Job;  // one frame pair to score
     void collect_oldest();
+    bool oldest_done();  // CPU: whether the oldest frame in flight is scored
+    // Runs every extractor due on `job` with `worker`'s scratch; an error is
+    // kept in the job (collect_oldest() rethrows it in frame order).
+    void score(Job& job, unsigned worker);
 
     std::vector<std::unique_ptr<FeatureExtractor>> extractors_;
     PipelineConfig config_;
