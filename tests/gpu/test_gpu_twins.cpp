@@ -270,6 +270,17 @@ TEST(GpuTwins, EqualCpuOnEveryFixture)
     EXPECT_GT(compared, 0u);
 }
 
+// Sample i of a raw file's bytes: one byte at 8 bits, else two, little-endian.
+void put_sample(std::string& bytes, std::size_t i, unsigned v, unsigned bits)
+{
+    if (bits > 8) {
+        bytes[2 * i] = static_cast<char>(v & 0xff);
+        bytes[2 * i + 1] = static_cast<char>(v >> 8);
+    } else {
+        bytes[i] = static_cast<char>(v);
+    }
+}
+
 // Random frames of every size 1x1..33x33 plus a few odd ones, every chroma
 // format and bit depth: same values, no fault (run under compute-sanitizer).
 TEST(GpuTwins, EqualCpuOnTinyAndOddSizes)
@@ -288,13 +299,7 @@ TEST(GpuTwins, EqualCpuOnTinyAndOddSizes)
                 for (const char* name : {"ref.yuv", "dis.yuv"}) {
                     std::string bytes(samples * format.bytes_per_sample(), '\0');
                     for (std::size_t i = 0; i < samples; ++i) {
-                        const unsigned v = rng() & format.max_sample();
-                        if (bits > 8) {
-                            bytes[2 * i] = static_cast<char>(v & 0xff);
-                            bytes[2 * i + 1] = static_cast<char>(v >> 8);
-                        } else {
-                            bytes[i] = static_cast<char>(v);
-                        }
+                        put_sample(bytes, i, rng() & format.max_sample(), bits);
                     }
                     twinvmaf::test::write_file(dir / name, bytes);
                 }
@@ -331,13 +336,8 @@ TEST(GpuTwins, FloatPsnrAndMomentExactAbove2To37)
             std::string bytes(samples * format.bytes_per_sample(), '\0');
             for (std::size_t i = 0; i < samples; ++i) {
                 const unsigned v = i < luma ? low + rng() % quarter : 1u << (bits - 1);
-                if (low && i < luma) squares += std::ldexp(double{v} * v, -2 * static_cast<int>(bits - 8));
-                if (bits > 8) {
-                    bytes[2 * i] = static_cast<char>(v & 0xff);
-                    bytes[2 * i + 1] = static_cast<char>(v >> 8);
-                } else {
-                    bytes[i] = static_cast<char>(v);
-                }
+                if (low && i < luma) squares += std::ldexp(static_cast<double>(v) * v, -2 * static_cast<int>(bits - 8));
+                put_sample(bytes, i, v, bits);
             }
             twinvmaf::test::write_file(dir / name, bytes);
         }
