@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <limits>
 #include <random>
 #include <vector>
@@ -102,6 +104,21 @@ float any_float(std::mt19937& rng, bool negatives)
     }
 }
 
+// "" if the two are the same bits, else where and how they first differ.
+std::string first_difference(const std::vector<float>& expected, const std::vector<float>& actual)
+{
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const auto e = tv::bit_cast<std::uint32_t>(expected[i]), a = tv::bit_cast<std::uint32_t>(actual[i]);
+        if (e != a) {
+            char text[96];
+            std::snprintf(text, sizeof text, "entry %zu: expected %08x (%g), got %08x (%g)", i, e, expected[i], a,
+                          actual[i]);
+            return text;
+        }
+    }
+    return "";
+}
+
 TEST(SimdSpeed, BlockEntropiesMatchTheReference)
 {
     const Kernels reference = reference_kernels();
@@ -120,9 +137,37 @@ TEST(SimdSpeed, BlockEntropiesMatchTheReference)
                                           log2_2pie, expected.data());
                 simd.block_entropies(eig.data(), variances.data(), static_cast<int>(blocks), sigma_nn, log2_2pie,
                                      actual.data());
-                ASSERT_EQ(0, std::memcmp(expected.data(), actual.data(), sizeof(float) * expected.size()));
+                ASSERT_EQ(first_difference(expected, actual), "");
             }
         }
+    });
+}
+
+// Blocks whose entropy is NaN in each way it can arise: log2 of a negative
+// argument (a negative variance), and -inf + inf (an argument of 0, then
+// one that overflows float to inf). Both operands of the later additions
+// are then NaNs, whose sign and payload the compiler's operand order would
+// pick; entropy_step() makes every such entropy the one entropy_nan().
+TEST(SimdSpeed, NanEntropiesAreOneNan)
+{
+    const Kernels reference = reference_kernels();
+    std::vector<float> eig(kBlockElements, 1.0f);
+    eig[3] = 0.0f;     // with sigma_nn 0: log2(0) = -inf
+    eig[7] = 1e30f;    // L * S = inf in float: + inf gives NaN
+    eig[11] = -2.0f;   // clamped to 0: -inf again, onto the NaN
+    const std::vector<float> variances = {-1.0f, 1e10f, 2.0f, -1.0f, 1e10f, 1e10f, 0.5f, 1e10f, -3.0f};
+    const int blocks = static_cast<int>(variances.size());
+    std::vector<float> expected(blocks);
+    reference.block_entropies(eig.data(), variances.data(), blocks, 0.0f, log2_2pi_e(), expected.data());
+    for (int b = 0; b < blocks; ++b)
+        if (variances[b] < 0 || variances[b] >= 1e10f)
+            EXPECT_EQ(tv::bit_cast<std::uint32_t>(expected[b]), tv::bit_cast<std::uint32_t>(entropy_nan())) << b;
+        else
+            EXPECT_FALSE(std::isnan(expected[b])) << b;
+    for_each_simd_target([&] {
+        std::vector<float> actual(blocks);
+        simd_kernels().block_entropies(eig.data(), variances.data(), blocks, 0.0f, log2_2pi_e(), actual.data());
+        ASSERT_EQ(first_difference(expected, actual), "");
     });
 }
 

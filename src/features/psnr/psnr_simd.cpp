@@ -13,6 +13,7 @@
 
 #include "core/simd.h"
 #include "core/simd_lane_sum-inl.h"
+#include "core/simd_types-inl.h"
 #include "features/psnr/psnr_kernels.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -24,12 +25,7 @@ Kernels simd_kernels_here() { return reference_kernels(); }
 namespace {
 
 namespace hn = hwy::HWY_NAMESPACE;
-using D16 = hn::ScalableTag<std::int16_t>;
-using D32 = hn::ScalableTag<std::int32_t>;
-using DU32 = hn::ScalableTag<std::uint32_t>;
-using DU64 = hn::ScalableTag<std::uint64_t>;
-using V16 = hn::Vec<D16>;
-using V32 = hn::Vec<D32>;
+using namespace twinvmaf::simd::HWY_NAMESPACE;  // D16, V16, ... (core/simd_types-inl.h)
 
 // Adds the squares of `difference`'s lanes to sum0/sum1 (pairwise).
 HWY_INLINE void add_squares(V16 difference, V32& sum0, V32& sum1)

@@ -7,38 +7,32 @@
 //      block_count() along each side), block_terms() of psnr_hvs_math.h (the
 //      DCTs, masking, the 64 CSF-weighted errors) into terms[64 * block],
 //      and the block's count of terms that are not zero;
-//   2. offsets_kernel, compact_kernel: the nonzero terms packed in the CPU's
-//      order (integer prefix sums of the counts, exact);
-//   3. sums_kernel: one block per plane, all three at once, whose thread 0
-//      adds the packed terms in the CPU's order, ONE float chain over the
-//      plane (blocks in raster order, each block's terms in raster order;
-//      gpu/ordered_sum.h), then mean_plane_error() over all 64 * blocks
-//      terms. Leaving out the zero terms leaves the chain's bits: every
-//      term is a square, +0 or more, so the sum is +0 or more and s + 0 is
-//      s; masking makes many AC terms zero, so the serial part is shorter.
+//   2. the plane's sum with the bits of the CPU's chain: ONE float chain
+//      over the plane (blocks in raster order, each block's terms in raster
+//      order), all three planes at once, computed in parallel by
+//      gpu/chain_sum.h (chunks followed from guessed starts, then moved onto
+//      the true start where that is provably exact), then
+//      mean_plane_error() over all 64 * blocks terms.
 // The result block is the three planes' floats, as the CPU's extract()
 // writes them; collect() (log10 on the host) is shared. The CSF and mask
 // tables are uploaded once, built by the same plane_tables() as the CPU's.
 //
-// The serial chain bounds the speed (up to 64 float additions per block, one
-// thread: up to 10.8 M at 4K luma); keeping it is the contract (docs/compat.md,
-// "libm and reduction order of ciede and psnr_hvs").
+// The chain's order is the contract (docs/compat.md, "libm and reduction
+// order of ciede and psnr_hvs"); up to 10.8 M additions at 4K luma.
+#include <algorithm>
 #include <array>
 
 #include "features/psnr_hvs/psnr_hvs.h"
 #include "features/psnr_hvs/psnr_hvs_math.h"
 #include "gpu/device_array.h"
 #include "gpu/device_twin.h"
-#include "gpu/ordered_sum.h"
+#include "gpu/chain_sum.h"
 
 namespace twinvmaf::psnr_hvs {
 
 namespace {
 
 constexpr unsigned kThreads = 64;
-constexpr unsigned kSumThreads = 256;
-constexpr unsigned kSumChunk = 2048;  // floats per staged chunk: 2 x 8 KiB of shared memory
-constexpr unsigned kScanThreads = 1024;
 constexpr int kPlanes = 3;
 
 // One plane's tables as device data.
@@ -47,10 +41,10 @@ struct Tables {
     float mask[kBlockSize][kBlockSize];
 };
 
-// The block's 64 terms into terms[64 * block], and how many are not zero.
+// The block's 64 terms into terms[64 * block].
 template <class Sample>
 __global__ void terms_kernel(gpu::DevicePlane ref, gpu::DevicePlane dis, int blocks_x, int blocks,
-                             const Tables* tables, float* terms, int* nonzero)
+                             const Tables* tables, float* terms)
 {
     const int b = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     if (b >= blocks) return;
@@ -60,85 +54,33 @@ __global__ void terms_kernel(gpu::DevicePlane ref, gpu::DevicePlane dis, int blo
     float* t = terms + static_cast<std::size_t>(b) * kCoefficients;
     block_terms(r, ref.stride / static_cast<std::ptrdiff_t>(sizeof(Sample)), d,
                 dis.stride / static_cast<std::ptrdiff_t>(sizeof(Sample)), tables->csf, tables->mask, t);
-    int n = 0;
-    for (int k = 0; k < kCoefficients; ++k) n += t[k] != 0.0f;
-    nonzero[b] = n;
 }
 
-// One plane's arrays, per 8x8 block and per term.
-struct PlaneJob {
-    const float* terms;  // 64 per block
-    const int* nonzero;  // per block
-    int* offsets;        // per block: nonzero terms of the blocks before it
-    float* kept;         // the nonzero terms, in order
-    int* kept_count;
-    int blocks;
+// Each plane's chain over its terms (one job per plane), for gpu::ChainSums.
+struct PlaneTerms {
+    const float* terms[kPlanes];
+    std::size_t positions[kPlanes];  // 64 per block
+    __device__ std::size_t count(unsigned plane) const { return positions[plane]; }
+    __device__ void at(unsigned plane, std::size_t i, float (&out)[1]) const { out[0] = terms[plane][i]; }
 };
-struct PlaneJobs {
-    PlaneJob plane[kPlanes];
+
+// A plane's score from its sum (the result block's float), as the CPU's.
+struct PlaneFinish {
+    float* errors;
+    int coefficients[kPlanes];
     unsigned bitdepth;
-    float* errors;  // the result block
+    __device__ void operator()(unsigned plane, const float (&sum)[1]) const
+    {
+        errors[plane] = mean_plane_error(sum[0], coefficients[plane], bitdepth);
+    }
 };
-
-// Exclusive prefix sums of the nonzero counts, one block per plane
-// (integers: exact in any order).
-__global__ void __launch_bounds__(kScanThreads) offsets_kernel(PlaneJobs jobs)
-{
-    const PlaneJob job = jobs.plane[blockIdx.x];
-    const int t = static_cast<int>(threadIdx.x);
-    const int per = (job.blocks + static_cast<int>(kScanThreads) - 1) / static_cast<int>(kScanThreads);
-    const int begin = t * per, end = begin + per < job.blocks ? begin + per : job.blocks;
-    int own = 0;
-    for (int i = begin; i < end; ++i) own += job.nonzero[i];
-    __shared__ int partial[kScanThreads];
-    partial[t] = own;
-    __syncthreads();
-    for (int step = 1; step < static_cast<int>(kScanThreads); step *= 2) {
-        const int before = t >= step ? partial[t - step] : 0;
-        __syncthreads();
-        partial[t] += before;
-        __syncthreads();
-    }
-    int run = partial[t] - own;
-    for (int i = begin; i < end; ++i) {
-        job.offsets[i] = run;
-        run += job.nonzero[i];
-    }
-    if (t == static_cast<int>(kScanThreads) - 1) *job.kept_count = partial[t];
-}
-
-// The nonzero terms of every block, in the CPU's order, packed.
-__global__ void compact_kernel(PlaneJob job)
-{
-    const int b = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    if (b >= job.blocks) return;
-    const float* t = job.terms + static_cast<std::size_t>(b) * kCoefficients;
-    float* out = job.kept + job.offsets[b];
-    for (int k = 0; k < kCoefficients; ++k)
-        if (t[k] != 0.0f) *out++ = t[k];
-}
-
-// The CPU's chain over the plane's terms, less its additions of +0 (which
-// leave a sum of nonnegative terms unchanged: s + 0 is s), then the mean
-// over all 64 * blocks terms.
-__global__ void __launch_bounds__(kSumThreads) sums_kernel(PlaneJobs jobs)
-{
-    const int plane = static_cast<int>(blockIdx.x);
-    const PlaneJob job = jobs.plane[plane];
-    __shared__ gpu::OrderedSumStage<float, kSumChunk> stage;
-    float sum = 0;
-    const int kept = job.blocks ? *job.kept_count : 0;
-    gpu::ordered_sum<kSumThreads, 1>(job.kept, static_cast<std::size_t>(kept), stage,
-                                     [&](float term, auto) { sum += term; });
-    if (threadIdx.x == 0) jobs.errors[plane] = mean_plane_error(sum, job.blocks * kCoefficients, jobs.bitdepth);
-}
 
 class PsnrHvsTwin final : public gpu::DeviceTwin {
 public:
-    explicit PsnrHvsTwin(const VideoFormat& format)
-        : tables_(kPlanes, "psnr_hvs tables"), kept_counts_(kPlanes, "psnr_hvs counts")
+    explicit PsnrHvsTwin(const VideoFormat& format) : tables_(kPlanes, "psnr_hvs tables")
     {
         std::array<Tables, kPlanes> host{};
+        std::size_t most_terms = 0;
         for (int p = 0; p < kPlanes; ++p) {
             const PlaneTables t = plane_tables(p);
             for (int i = 0; i < kBlockSize; ++i)
@@ -149,12 +91,11 @@ public:
             PlaneArrays& a = planes_[p];
             a.blocks_x = block_count(static_cast<int>(format.plane_width(p)));
             a.blocks = a.blocks_x * block_count(static_cast<int>(format.plane_height(p)));
-            const auto blocks = static_cast<std::size_t>(a.blocks);
-            a.terms = gpu::DeviceArray<float>(blocks * kCoefficients, "psnr_hvs terms");
-            a.kept = gpu::DeviceArray<float>(blocks * kCoefficients, "psnr_hvs terms");
-            a.nonzero = gpu::DeviceArray<int>(blocks, "psnr_hvs counts");
-            a.offsets = gpu::DeviceArray<int>(blocks, "psnr_hvs counts");
+            const std::size_t terms = static_cast<std::size_t>(a.blocks) * kCoefficients;
+            most_terms = std::max(most_terms, terms);
+            a.terms = gpu::DeviceArray<float>(std::max<std::size_t>(1, terms), "psnr_hvs terms");
         }
+        sums_ = gpu::ChainSums<float, 1>(kPlanes, most_terms);
         gpu::check(gpuMemcpyAsync(tables_.get(), host.data(), sizeof host, gpuMemcpyHostToDevice, nullptr),
                    "psnr_hvs tables upload");
         gpu::check(gpuStreamSynchronize(nullptr), "psnr_hvs tables upload");
@@ -164,35 +105,26 @@ public:
 
     void enqueue(const gpu::DeviceFrame& frame, void* device_result, gpuStream_t stream) override
     {
-        PlaneJobs jobs{};
+        PlaneTerms terms{};
+        PlaneFinish finish{static_cast<float*>(device_result), {}, frame.format.bitdepth};
         for (int p = 0; p < kPlanes; ++p) {
             PlaneArrays& a = planes_[p];
-            jobs.plane[p] = {a.terms.get(), a.nonzero.get(), a.offsets.get(), a.kept.get(), kept_counts_.get() + p,
-                             a.blocks};
+            terms.terms[p] = a.terms.get();
+            terms.positions[p] = static_cast<std::size_t>(a.blocks) * kCoefficients;
+            finish.coefficients[p] = a.blocks * kCoefficients;
             if (!a.blocks) continue;
             const unsigned grid = gpu::blocks_for(static_cast<std::size_t>(a.blocks), kThreads);
             if (frame.format.bitdepth > 8)
                 terms_kernel<std::uint16_t><<<grid, kThreads, 0, stream>>>(frame.ref_plane(p), frame.dis_plane(p),
                                                                            a.blocks_x, a.blocks, tables_.get() + p,
-                                                                           a.terms.get(), a.nonzero.get());
+                                                                           a.terms.get());
             else
                 terms_kernel<std::uint8_t><<<grid, kThreads, 0, stream>>>(frame.ref_plane(p), frame.dis_plane(p),
                                                                           a.blocks_x, a.blocks, tables_.get() + p,
-                                                                          a.terms.get(), a.nonzero.get());
+                                                                          a.terms.get());
             gpu::check_launch("psnr_hvs terms_kernel");
         }
-        jobs.bitdepth = frame.format.bitdepth;
-        jobs.errors = static_cast<float*>(device_result);
-        offsets_kernel<<<kPlanes, kScanThreads, 0, stream>>>(jobs);
-        gpu::check_launch("psnr_hvs offsets_kernel");
-        for (int p = 0; p < kPlanes; ++p) {
-            if (!planes_[p].blocks) continue;
-            compact_kernel<<<gpu::blocks_for(static_cast<std::size_t>(planes_[p].blocks), kThreads), kThreads, 0,
-                             stream>>>(jobs.plane[p]);
-            gpu::check_launch("psnr_hvs compact_kernel");
-        }
-        sums_kernel<<<kPlanes, kSumThreads, 0, stream>>>(jobs);
-        gpu::check_launch("psnr_hvs sums_kernel");
+        sums_.enqueue(terms, kPlanes, finish, stream);
     }
 
     void unpack(const void* host_result, FrameScores& scores) const override
@@ -204,12 +136,11 @@ public:
 private:
     struct PlaneArrays {
         int blocks_x = 0, blocks = 0;
-        gpu::DeviceArray<float> terms, kept;
-        gpu::DeviceArray<int> nonzero, offsets;
+        gpu::DeviceArray<float> terms;
     };
     gpu::DeviceArray<Tables> tables_;
-    gpu::DeviceArray<int> kept_counts_;
     std::array<PlaneArrays, kPlanes> planes_;
+    gpu::ChainSums<float, 1> sums_;
 };
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 
 #include "core/cr_log2.h"
 #include "core/host_device.h"
@@ -415,8 +416,20 @@ TV_HD double entropy_term(float eigenvalue, float variance, float sigma_nn, doub
     return tv::log2_correctly_rounded(static_cast<double>(eigenvalue * variance + sigma_nn)) + log2_2pie;
 }
 
+// The one NaN entropy_step() returns (a positive quiet NaN).
+TV_HD float entropy_nan() { return tv::bit_cast<float>(std::uint32_t{0x7fc00000u}); }
+
 // entropy += term, in double, stored as float (the running sum is float).
-TV_HD float entropy_step(float entropy, double term) { return static_cast<float>(static_cast<double>(entropy) + term); }
+// A NaN sum (a term of log2 of a negative argument, or -inf + inf) is
+// entropy_nan(): when both operands are NaNs, which one's sign and payload
+// an addition passes on is up to the compiler (it may swap the operands;
+// GCC 12 and 13 differ) and to the device (CUDA has its own NaN), so
+// without this the bits of a NaN entropy would depend on the build.
+TV_HD float entropy_step(float entropy, double term)
+{
+    const float sum = static_cast<float>(static_cast<double>(entropy) + term);
+    return sum != sum ? entropy_nan() : sum;
+}
 
 TV_HD float base_entropy(float sigma_nn, float nn_floor, double log2_2pie)
 {

@@ -207,7 +207,8 @@ void block_entropies(const float* eig, const float* variances, int blocks, float
             // entropy_term(): log2(L * S + sigma_nn) (in float, then double) + log2(2 pi e)
             const auto arg = hn::Add(hn::Mul(hn::Set(df, clamped_eigenvalue(eig, k)), variance), sigma);
             const V term = hn::Add(log2_vector(d, hn::PromoteTo(d, arg)), offset);
-            entropy = hn::DemoteTo(df, hn::Add(hn::PromoteTo(d, entropy), term));  // entropy_step()
+            entropy = hn::DemoteTo(df, hn::Add(hn::PromoteTo(d, entropy), term));  // entropy_step(),
+            entropy = hn::IfThenElse(hn::IsNaN(entropy), hn::Set(df, entropy_nan()), entropy);  // its NaN
         }
         hn::StoreU(entropy, df, out + b);
     }

@@ -7,11 +7,12 @@
 //      maps of map_width x height floats;
 //   2. terms_kernel: one thread per map position, the five vertical windows
 //      and lcs_terms (vertical_terms), into one LcsTerms per position;
-//   3. sums_kernel: one block per picture pair (float_ssim: 1, float_ms_ssim:
-//      one per scale, all five at once) adds the terms in the CPU's order:
-//      ONE serial chain per sum over the map in row-major order, each of the
-//      four sums (sum_term<k>, as SsimSums::add) in its own thread
-//      (gpu/ordered_sum.h), then means().
+//   3. the four sums of every level (float_ssim: 1, float_ms_ssim: one per
+//      scale, all five at once) with the bits of the CPU's chains: ONE
+//      serial chain per sum over the map in row-major order (sum_term<k>,
+//      as SsimSums::add), computed in parallel by gpu/chain_sum.h (chunks
+//      followed from guessed starts, then moved onto the true start where
+//      that is provably exact), then means().
 // Before that, the luma becomes floats (float_picture::sample_to_float, offset
 // 0) and is decimated as on the CPU: float_ssim's box of `scale` taps,
 // MS-SSIM's 9x9 low-pass pyramid (decimated_sample, mirrored borders; the
@@ -23,9 +24,9 @@
 // shared. Frame sizes are refused by the CPU extractor's init(), which runs
 // before the twin is made.
 //
-// The serial chain is what bounds the speed (one thread adds every position
-// of scale 0: 8.2 M additions per chain at 4K for float_ms_ssim); keeping
-// Netflix's order is the contract (docs/compat.md, "SSIM and MS-SSIM").
+// Netflix's order of the additions is the contract (docs/compat.md, "SSIM
+// and MS-SSIM"); gpu/chain_sum.h keeps its bits without running it in one
+// thread (8.2 M additions per chain at 4K for float_ms_ssim).
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -35,15 +36,13 @@
 #include "features/ssim/ssim_math.h"
 #include "gpu/device_array.h"
 #include "gpu/device_twin.h"
-#include "gpu/ordered_sum.h"
+#include "gpu/chain_sum.h"
 
 namespace twinvmaf::ssim {
 
 namespace {
 
 constexpr unsigned kThreads = 128;
-constexpr unsigned kSumThreads = 256;
-constexpr unsigned kSumChunk = 512;  // LcsTerms per staged chunk: 2 x 12 KiB of shared memory
 
 TV_HD std::size_t positions(int w, int h) { return w > 0 && h > 0 ? static_cast<std::size_t>(w) * h : 0; }
 
@@ -105,38 +104,36 @@ __global__ void terms_kernel(const float* maps, int height, int map_width, LcsTe
         vertical_terms([&](int map, int k) { return column[map * plane + static_cast<std::size_t>(k) * map_width]; });
 }
 
-// The terms of one picture pair and where its means go.
-struct SumJob {
-    const LcsTerms* terms;
-    int map_width, map_height;
-    SsimMeans* means;
-};
-struct SumJobs {
-    SumJob job[kMsScales];
+// The four chains of SsimSums::add over each level's terms (one job per
+// level), for gpu::ChainSums.
+struct SsimTerms {
+    const LcsTerms* terms[kMsScales];
+    std::size_t positions[kMsScales];
+    __device__ std::size_t count(unsigned job) const { return positions[job]; }
+    __device__ void at(unsigned job, std::size_t i, double (&out)[kSums]) const
+    {
+        const LcsTerms t = terms[job][i];
+        out[kSumSsim] = sum_term<kSumSsim>(t);
+        out[kSumL] = sum_term<kSumL>(t);
+        out[kSumC] = sum_term<kSumC>(t);
+        out[kSumS] = sum_term<kSumS>(t);
+    }
 };
 
-__global__ void __launch_bounds__(kSumThreads) sums_kernel(SumJobs jobs)
-{
-    const SumJob job = jobs.job[blockIdx.x];
-    __shared__ gpu::OrderedSumStage<LcsTerms, kSumChunk> stage;
-    __shared__ double totals[kSums];
-    // Sum k of SsimSums in the first lane of group k: the same chain as
-    // SsimSums::add's, one thread each.
-    double chain = 0.0;
-    gpu::ordered_sum<kSumThreads, kSums>(job.terms, positions(job.map_width, job.map_height), stage,
-                                         [&](const LcsTerms& t, auto sum) { chain += sum_term<decltype(sum)::value>(t); });
-    if (threadIdx.x % gpu::kLaneGroup == 0 && threadIdx.x / gpu::kLaneGroup < kSums)
-        totals[threadIdx.x / gpu::kLaneGroup] = chain;
-    __syncthreads();
-    if (threadIdx.x == 0) {
+// A level's means from its four sums, as the CPU's means().
+struct SsimFinish {
+    SsimMeans* out;
+    int map_width[kMsScales], map_height[kMsScales];
+    __device__ void operator()(unsigned job, const double (&chains)[kSums]) const
+    {
         SsimSums sums;
-        sums.ssim = totals[kSumSsim];
-        sums.l = totals[kSumL];
-        sums.c = totals[kSumC];
-        sums.s = totals[kSumS];
-        *job.means = means(sums, job.map_width, job.map_height);
+        sums.ssim = chains[kSumSsim];
+        sums.l = chains[kSumL];
+        sums.c = chains[kSumC];
+        sums.s = chains[kSumS];
+        out[job] = means(sums, map_width[job], map_height[job]);
     }
-}
+};
 
 // A packed float picture pair of one scale on the device.
 struct Level {
@@ -178,12 +175,15 @@ public:
     // of the largest.
     explicit SsimStage(const std::vector<const Level*>& levels)
     {
-        std::size_t maps = 0;
+        std::size_t maps = 0, most_terms = 0;
         for (const Level* level : levels) {
             maps = std::max(maps, positions(map_size(level->width), level->height));
-            terms_.emplace_back(positions(map_size(level->width), map_size(level->height)), "ssim terms");
+            const std::size_t terms = positions(map_size(level->width), map_size(level->height));
+            most_terms = std::max(most_terms, terms);
+            terms_.emplace_back(terms, "ssim terms");
         }
         maps_ = gpu::DeviceArray<float>(kMomentMaps * maps, "ssim moment maps");
+        sums_ = gpu::ChainSums<double, kSums>(static_cast<unsigned>(levels.size()), most_terms);
     }
 
     // The terms of level i, then (after the last level) every level's means
@@ -203,16 +203,21 @@ public:
 
     void enqueue_means(const std::vector<const Level*>& levels, SsimMeans* means, gpuStream_t stream) const
     {
-        SumJobs jobs{};
-        for (std::size_t i = 0; i < levels.size(); ++i)
-            jobs.job[i] = {terms_[i].get(), map_size(levels[i]->width), map_size(levels[i]->height), means + i};
-        sums_kernel<<<static_cast<unsigned>(levels.size()), kSumThreads, 0, stream>>>(jobs);
-        gpu::check_launch("ssim sums_kernel");
+        SsimTerms terms{};
+        SsimFinish finish{means, {}, {}};
+        for (std::size_t i = 0; i < levels.size(); ++i) {
+            finish.map_width[i] = map_size(levels[i]->width);
+            finish.map_height[i] = map_size(levels[i]->height);
+            terms.terms[i] = terms_[i].get();
+            terms.positions[i] = positions(finish.map_width[i], finish.map_height[i]);
+        }
+        sums_.enqueue(terms, static_cast<unsigned>(levels.size()), finish, stream);
     }
 
 private:
     gpu::DeviceArray<float> maps_;
     std::vector<gpu::DeviceArray<LcsTerms>> terms_;
+    gpu::ChainSums<double, kSums> sums_;
 };
 
 class FloatSsimTwin final : public gpu::DeviceTwin {

@@ -36,6 +36,7 @@
 #include <utility>
 
 #include "core/simd.h"
+#include "core/simd_types-inl.h"
 #include "features/vif/vif_kernels.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -50,18 +51,7 @@ namespace {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-using D16 = hn::ScalableTag<std::int16_t>;
-using DU16 = hn::ScalableTag<std::uint16_t>;
-using D32 = hn::ScalableTag<std::int32_t>;
-using DU32 = hn::ScalableTag<std::uint32_t>;
-using D64 = hn::ScalableTag<std::int64_t>;
-using DU64 = hn::ScalableTag<std::uint64_t>;
-using DF64 = hn::ScalableTag<double>;
-using V16 = hn::Vec<D16>;
-using VU16 = hn::Vec<DU16>;
-using V32 = hn::Vec<D32>;
-using VU32 = hn::Vec<DU32>;
-using V64 = hn::Vec<D64>;
+using namespace twinvmaf::simd::HWY_NAMESPACE;  // D16, V16, ... (core/simd_types-inl.h)
 
 // f(std::integral_constant<unsigned, i>) for i = 0 .. N-1, unrolled (the
 // taps must be compile-time constants).

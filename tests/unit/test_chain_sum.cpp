@@ -1,0 +1,211 @@
+// core/chain_sum.h against the plain serial chain: the GPU's steps
+// (gpu/chain_sum.h: chunk totals, guessed starts, records, the walk with
+// translated ends) run here on the host, and the result must be the chain's
+// bits for every input: sums of one sign over many binades, mixed signs and
+// sums through zero, ties at every step, tiny and huge terms, infinities and
+// NaN, and guesses that are right, off by a few spacings (odd and even) or
+// in another binade. The counts of translated chunks show that the fast path
+// is the common one on ordinary data.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/chain_sum.h"
+
+namespace {
+
+using tv::chain_sum::Record;
+
+template <class T>
+T serial_chain(const std::vector<T>& terms)
+{
+    T s = T(0);
+    for (T t : terms) s = s + t;
+    return s;
+}
+
+struct Walk {
+    std::size_t translated = 0, followed = 0;
+};
+
+// The chunks' guessed starts as the GPU makes them: each chunk's own chain
+// from 0, then their sums in order (a different grouping from the chain's).
+template <class T>
+std::vector<T> prefix_guesses(const std::vector<T>& terms, std::size_t chunk)
+{
+    std::vector<T> guesses;
+    T before = T(0);
+    for (std::size_t first = 0; first < terms.size(); first += chunk) {
+        guesses.push_back(before);
+        const std::size_t last = std::min(terms.size(), first + chunk);
+        before = before + tv::chain_sum::follow(T(0), first, last, [&](std::size_t i) { return terms[i]; });
+    }
+    return guesses;
+}
+
+// The chain by records and translated ends from the given guesses.
+template <class T>
+T chunked_chain(const std::vector<T>& terms, std::size_t chunk, const std::vector<T>& guesses, Walk& walk)
+{
+    const auto term = [&](std::size_t i) { return terms[i]; };
+    std::vector<Record<T>> records;
+    for (std::size_t k = 0, first = 0; first < terms.size(); ++k, first += chunk)
+        records.push_back(tv::chain_sum::follow_recorded(guesses[k], first, std::min(terms.size(), first + chunk), term));
+    T s = T(0);
+    for (std::size_t k = 0, first = 0; first < terms.size(); ++k, first += chunk) {
+        T end;
+        if (tv::chain_sum::translated_end(records[k], s, end)) {
+            ++walk.translated;
+        } else {
+            end = tv::chain_sum::follow(s, first, std::min(terms.size(), first + chunk), term);
+            ++walk.followed;
+        }
+        s = end;
+    }
+    return s;
+}
+
+template <class T>
+std::uint64_t bits(T x)
+{
+    if constexpr (sizeof(T) == 8) return tv::bit_cast<std::uint64_t>(x);
+    else return tv::bit_cast<std::uint32_t>(x);
+}
+
+// The chain by chunks equals the serial chain for these chunk sizes and
+// guesses; returns the walk of the last.
+template <class T>
+Walk expect_chain(const std::vector<T>& terms, const char* what)
+{
+    const T expected = serial_chain(terms);
+    Walk last;
+    for (std::size_t chunk : {5u, 64u, 512u}) {
+        SCOPED_TRACE(testing::Message() << what << ", chunk " << chunk);
+        Walk walk;
+        EXPECT_EQ(bits(chunked_chain(terms, chunk, prefix_guesses(terms, chunk), walk)), bits(expected));
+        last = walk;
+        // Guesses off by a few spacings either way (odd and even shifts),
+        // and in another binade.
+        std::vector<T> true_starts;
+        T s = T(0);
+        for (std::size_t first = 0; first < terms.size(); first += chunk) {
+            true_starts.push_back(s);
+            s = tv::chain_sum::follow(s, first, std::min(terms.size(), first + chunk),
+                                      [&](std::size_t i) { return terms[i]; });
+        }
+        for (int shift : {1, -1, 2, 3, -6, 40}) {
+            std::vector<T> off = true_starts;
+            for (T& g : off)
+                for (int n = 0; n < std::abs(shift); ++n)
+                    g = std::nextafter(g, shift > 0 ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity());
+            Walk w;
+            EXPECT_EQ(bits(chunked_chain(terms, chunk, off, w)), bits(expected)) << "shift " << shift;
+        }
+        std::vector<T> far = true_starts;
+        for (T& g : far) g = g * T(3);
+        Walk w;
+        EXPECT_EQ(bits(chunked_chain(terms, chunk, far, w)), bits(expected)) << "guesses x3";
+    }
+    return last;
+}
+
+TEST(ChainSum, PositiveDoublesOverManyBinades)
+{
+    std::mt19937_64 rng(1);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<double> terms(150000);
+    for (double& t : terms) t = unit(rng);
+    const Walk walk = expect_chain(terms, "uniform [0, 1)");
+    // The fast path carries almost every chunk (of 512: 293 chunks; the
+    // binade crossings of a sum up to 7.5e4 are 7).
+    EXPECT_GT(walk.translated, 270u);
+}
+
+TEST(ChainSum, SsimLikeTermsAndMixedSigns)
+{
+    std::mt19937_64 rng(2);
+    std::normal_distribution<double> near_one(0.9, 0.2);
+    std::vector<double> terms(100000);
+    for (double& t : terms) t = near_one(rng);  // some negative
+    expect_chain(terms, "ssim-like");
+    std::normal_distribution<double> centred(0.0, 1.0);
+    for (double& t : terms) t = centred(rng);  // the sum wanders through zero
+    expect_chain(terms, "centred");
+    for (std::size_t i = 0; i < terms.size(); ++i) terms[i] = -std::ldexp(1.0 + (i % 97) / 97.0, static_cast<int>(i % 9));
+    expect_chain(terms, "negative");
+}
+
+TEST(ChainSum, TiesAtEveryStep)
+{
+    // A sum at 2^40 (spacing 2^-12) and terms that are odd multiples of half
+    // a spacing: every step rounds a tie, to even.
+    std::mt19937_64 rng(3);
+    std::vector<double> terms{std::ldexp(1.0, 40)};
+    for (int i = 0; i < 50000; ++i) terms.push_back(std::ldexp(static_cast<double>(2 * (rng() % 1000) + 1), -13));
+    expect_chain(terms, "ties");
+    std::vector<float> float_terms{std::ldexp(1.0f, 20)};
+    for (int i = 0; i < 50000; ++i) float_terms.push_back(std::ldexp(static_cast<float>(2 * (rng() % 100) + 1), -4));
+    expect_chain(float_terms, "float ties");
+}
+
+TEST(ChainSum, PsnrHvsLikeFloats)
+{
+    std::mt19937_64 rng(4);
+    std::exponential_distribution<float> error(0.01f);
+    std::vector<float> terms(200000);
+    for (std::size_t i = 0; i < terms.size(); ++i) terms[i] = (i % 3 == 0) ? 0.0f : error(rng);
+    const Walk walk = expect_chain(terms, "psnr_hvs-like");
+    EXPECT_GT(walk.translated, walk.followed * 10);
+}
+
+TEST(ChainSum, ExtremeTerms)
+{
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<double> base(5000);
+    for (std::size_t i = 0; i < base.size(); ++i) base[i] = 1.0 + static_cast<double>(i % 13);
+    for (double special : {inf, -inf, std::numeric_limits<double>::quiet_NaN(), 1e308, -1e308,
+                           std::numeric_limits<double>::denorm_min(), 1e-300, 0.0, -0.0}) {
+        std::vector<double> terms = base;
+        terms[2500] = special;
+        terms[4000] = special;
+        expect_chain(terms, "special");
+    }
+    std::vector<double> tiny(3000);
+    for (std::size_t i = 0; i < tiny.size(); ++i) tiny[i] = std::ldexp(1.0 + i % 5, -1060);  // subnormal sums
+    expect_chain(tiny, "subnormal");
+    std::vector<float> zeros(2000, 0.0f);
+    expect_chain(zeros, "zeros");
+    zeros[1000] = -0.0f;
+    expect_chain(zeros, "signed zeros");
+}
+
+// A guessed chunk whose last step rounds up onto a power of two, 2B, from
+// above it (x = 2 + 0.75u with u the spacing below 2), while the true start
+// is one spacing lower: the true step, x' = 2 - 0.25u, rounds to 2 as well,
+// not to the translated 2 - u. The record must refuse the translation (its
+// greatest sum is not below 2B - u).
+TEST(ChainSum, SumsOnAPowerOfTwoAreFollowedAgain)
+{
+    const double u = std::ldexp(1.0, -52);
+    const std::vector<double> terms{2.0 - 3 * u, 0.0, u, 1.75 * u};
+    Walk walk;
+    EXPECT_EQ(bits(chunked_chain(terms, 2, {0.0, 2.0 - 2 * u}, walk)), bits(serial_chain(terms)));
+    EXPECT_EQ(walk.followed, 1u);
+    EXPECT_EQ(serial_chain(terms), 2.0);
+}
+
+TEST(ChainSum, HalfSpacing)
+{
+    EXPECT_EQ(tv::chain_sum::half_spacing(1.0), std::ldexp(1.0, -53));
+    EXPECT_EQ(tv::chain_sum::half_spacing(-3.0), std::ldexp(1.0, -52));
+    EXPECT_EQ(tv::chain_sum::half_spacing(1.0f), std::ldexp(1.0f, -24));
+    EXPECT_EQ(tv::chain_sum::half_spacing(0.0), 0.0);
+    EXPECT_EQ(tv::chain_sum::half_spacing(std::numeric_limits<double>::denorm_min()), 0.0);
+}
+
+}  // namespace
