@@ -18,12 +18,14 @@
 //      square is k^2 * u. For bpc <= 12, k^2 < 2^24 is a float: exact. For
 //      bpc > 12 the float product rounds k^2 (an integer of up to 32 bits) to
 //      24 significant bits, scaled by u (a power of two: the scaling
-//      commutes with rounding, no underflow): rounding an integer to 24 bits
-//      gives an integer (its ulp is 1 or a larger power of two), so the
-//      rounded square is still an integer multiple of u, at most
-//      65535^2 rounded = 4294836224 < 2^32 units.
+//      commutes with rounding, no underflow): an integer of 2^24 or more
+//      lies where floats are 2 or a larger power of two apart, so it rounds
+//      to an integer, and the rounded square is still an integer multiple
+//      of u, at most 65535^2 rounded = 4294836224 < 2^32 units.
 //    So term * 2^2s (a power-of-two scaling in float, exact) is an integer
-//    below 2^32 held exactly by the float: grid_units() is exact.
+//    below 2^32 held exactly by the float: grid_units() is exact. (The
+//    terms, and so the totals below, are the floats the CPU computes, its
+//    rounded 16-bit squares included, not the real squares.)
 // 2. The CPU's chain is exact while the total is below 2^53 u. The chain
 //    is p_0 = 0, p_i = p_(i-1) + (double) t_i (the float term converted to
 //    double: exact). By induction p_(i-1) is the exact partial sum P_(i-1);
@@ -38,8 +40,8 @@
 //    two, exact) is the chain's double bit for bit.
 // 3. Where the total reaches 2^53 u the chain may round (it does at 16 bits:
 //    GpuTwins.FloatPsnrAndMomentBeyondTheExactRange), and only its own order
-//    gives its bits. A plane has at most 2^30 samples and a term at most
-//    (2^bpc - 1)^2 units, so a total in units stays below 2^46 at 8 bits and
+//    gives its bits. A plane has at most 2^30 samples and a term is below
+//    2^(2 bpc) units, so a total in units stays below 2^46 at 8 bits and
 //    2^50 at 10 bits: never there. At 12 bits it needs over 2^53 / 4095^2 =
 //    5.4e8 samples near full scale (e.g. 24000x24000, bright), at 16 bits
 //    (2^53 u = 2^37) about 2.1e6 (e.g. 4K with bright content): the twins
