@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -269,6 +270,17 @@ TEST(GpuTwins, EqualCpuOnEveryFixture)
     EXPECT_GT(compared, 0u);
 }
 
+// Sample i of a raw file's bytes: one byte at 8 bits, else two, little-endian.
+void put_sample(std::string& bytes, std::size_t i, unsigned v, unsigned bits)
+{
+    if (bits > 8) {
+        bytes[2 * i] = static_cast<char>(v & 0xff);
+        bytes[2 * i + 1] = static_cast<char>(v >> 8);
+    } else {
+        bytes[i] = static_cast<char>(v);
+    }
+}
+
 // Random frames of every size 1x1..33x33 plus a few odd ones, every chroma
 // format and bit depth: same values, no fault (run under compute-sanitizer).
 TEST(GpuTwins, EqualCpuOnTinyAndOddSizes)
@@ -287,13 +299,7 @@ TEST(GpuTwins, EqualCpuOnTinyAndOddSizes)
                 for (const char* name : {"ref.yuv", "dis.yuv"}) {
                     std::string bytes(samples * format.bytes_per_sample(), '\0');
                     for (std::size_t i = 0; i < samples; ++i) {
-                        const unsigned v = rng() & format.max_sample();
-                        if (bits > 8) {
-                            bytes[2 * i] = static_cast<char>(v & 0xff);
-                            bytes[2 * i + 1] = static_cast<char>(v >> 8);
-                        } else {
-                            bytes[i] = static_cast<char>(v);
-                        }
+                        put_sample(bytes, i, rng() & format.max_sample(), bits);
                     }
                     twinvmaf::test::write_file(dir / name, bytes);
                 }
@@ -307,13 +313,49 @@ TEST(GpuTwins, EqualCpuOnTinyAndOddSizes)
             }
 }
 
+// float_psnr and float_moment where their exact sums hold far above the old
+// fixed limit of 2^37 (features/common/float_exact_sum.h: a grid per depth,
+// limit 2^53 units): bright 4K planes at 8, 10 and 12 bits (ref in the top
+// quarter of the range, dis in the bottom one), whose sums of squares and
+// errors are above 2^37 but far below 2^53 units; the twins take the
+// order-free path there (the twin's speed at 4K) and must give the CPU's
+// bits.
+TEST(GpuTwins, FloatPsnrAndMomentExactAbove2To37)
+{
+    REQUIRE_GPU();
+    TempDir dir;
+    for (unsigned bits : {8u, 10u, 12u}) {
+        const VideoFormat format{3840, 2160, ChromaFormat::k420, bits};
+        const std::size_t luma = std::size_t{format.width} * format.height;
+        const std::size_t samples = format.frame_bytes() / format.bytes_per_sample();
+        const unsigned quarter = 1u << (bits - 2);
+        std::mt19937 rng(bits);
+        double squares = 0;
+        for (const char* name : {"ref.yuv", "dis.yuv"}) {
+            const unsigned low = name[0] == 'r' ? 3 * quarter : 0;
+            std::string bytes(samples * format.bytes_per_sample(), '\0');
+            for (std::size_t i = 0; i < samples; ++i) {
+                const unsigned v = i < luma ? low + rng() % quarter : 1u << (bits - 1);
+                if (low && i < luma) squares += std::ldexp(static_cast<double>(v) * v, -2 * static_cast<int>(bits - 8));
+                put_sample(bytes, i, v, bits);
+            }
+            twinvmaf::test::write_file(dir / name, bytes);
+        }
+        ASSERT_GT(squares, std::ldexp(1.0, 37)) << bits;
+        for (const char* feature : {"float_psnr", "float_moment"}) {
+            const TwinCase c{feature, {}};
+            expect_twin_equals_cpu(dir / "ref.yuv", dir / "dis.yuv", format, c, format.describe() + " " + describe(c));
+        }
+    }
+}
+
 // float_psnr and float_moment above the exact range of their chains (a
-// total of 2^37 and more: 16-bit 2048x1152, errors near full scale in the
-// first 2,150,000 samples, then errors of one code whose squares, 2^-16,
-// the chain loses once it is past 2^37): the twins' exact sums are not the
-// CPU's doubles there, so they must run the CPU's chain (float_gpu.h,
-// grid_sum_finish_kernel). The test checks that the CPU's chain does round
-// here, then that the GPU gives its bits.
+// total of 2^53 grid units and more, 2^37 at 16 bits: 16-bit 2048x1152,
+// errors near full scale in the first 2,150,000 samples, then errors of one
+// code whose squares, 2^-16, the chain loses once it is past 2^37): the
+// twins' exact sums are not the CPU's doubles there, so they must run the
+// CPU's chain (float_gpu.h, grid_sum_finish_kernel). The test checks that
+// the CPU's chain does round here, then that the GPU gives its bits.
 TEST(GpuTwins, FloatPsnrAndMomentBeyondTheExactRange)
 {
     REQUIRE_GPU();
@@ -354,11 +396,13 @@ TEST(GpuTwins, FloatPsnrAndMomentBeyondTheExactRange)
         const std::uint16_t* d = dis.data() + std::size_t{y} * format.width;
         noise = float_psnr::accumulate_row(r, d, format.width, 16, noise);
         for (unsigned x = 0; x < format.width; ++x)
-            units += float_exact_sum::grid_units(float_psnr::squared_error(
-                float_picture::sample_to_float(r[x], 16, 0.0f), float_picture::sample_to_float(d[x], 16, 0.0f)));
+            units += float_exact_sum::grid_units(
+                float_psnr::squared_error(float_picture::sample_to_float(r[x], 16, 0.0f),
+                                          float_picture::sample_to_float(d[x], 16, 0.0f)),
+                16);
     }
-    ASSERT_GE(units, float_exact_sum::kExactLimit);
-    ASSERT_LT(noise + 1.0, static_cast<double>(units) * float_exact_sum::kGridUnit) << "the chain does not round here";
+    ASSERT_FALSE(float_exact_sum::exact(units));
+    ASSERT_LT(noise + 1.0, static_cast<double>(units) * float_exact_sum::grid_unit(16)) << "the chain does not round here";
     for (const char* feature : {"float_psnr", "float_moment"}) {
         const TwinCase c{feature, {}};
         expect_twin_equals_cpu(dir / "ref.yuv", dir / "dis.yuv", format, c, "2048x1152 16-bit " + describe(c));

@@ -4,7 +4,7 @@
 // math headers the CPU references run (float_picture.h, float_filter_math.h),
 // so every value is the CPU's bit for bit; where a CPU reduction is a serial
 // chain, the stage either keeps that order or proves the order does not
-// matter (exact_sums() below).
+// matter (ExactSumTwin below).
 //
 //   upload()           a host vector into a DeviceArray (set-up only)
 //   to_float()         a plane of samples to packed floats (plane_to_float)
@@ -16,8 +16,9 @@
 //                      filter_plane (step 1) and filter_decimated (step 2)
 //   DeviceScaler       a float_filter::Scaler's tables on the device and
 //                      scale() with scaled_sample()
-//   exact_sums()       the sums of non-negative float terms on a 2^-16 grid
-//                      (float_psnr, float_moment; see there)
+//   ExactSumTwin       a twin made of double chains of non-negative float
+//                      terms, summed exactly on the depth's grid
+//                      (float_psnr, float_moment; see "exact sums")
 #pragma once
 
 #include <cstddef>
@@ -274,23 +275,54 @@ __device__ void ordered_sums(int n, float (&sums)[kChains], Load load)
 //
 // float_psnr's and float_moment's double chains, order-free where they are
 // exact (features/common/float_exact_sum.h says why): the device adds the
-// terms as integers of 2^-16, and where a total reaches 2^37 (only 16-bit
-// pictures above 1920x1080 with large values can) one thread runs the CPU's
-// chain instead: the same double either way.
+// terms as integers of the depth's grid unit 2^-2(bpc-8) in any order (one
+// block per row) and converts each total once. Only where a total reaches
+// 2^53 units does one thread run the CPU's chains instead (16-bit pictures
+// with large totals, e.g. bright 4K; 12-bit only above about 5e8 samples;
+// never at 8 or 10 bits): the same doubles either way.
 
-using float_exact_sum::grid_units;
+// The luma planes of a frame pair, as the terms and chains read them.
+struct LumaPair {
+    const std::uint8_t* ref;
+    const std::uint8_t* dis;
+    std::ptrdiff_t stride;  // bytes
+    int w, h;
+    unsigned bitdepth;
 
-// Sums kCount per-sample terms over a w x h picture into `units` (one block
-// per row). terms(y, x, out) writes the kCount float terms of sample (y, x).
+    template <class Sample>
+    __device__ const Sample* ref_row(int y) const
+    {
+        return reinterpret_cast<const Sample*>(ref + y * stride);
+    }
+    template <class Sample>
+    __device__ const Sample* dis_row(int y) const
+    {
+        return reinterpret_cast<const Sample*>(dis + y * stride);
+    }
+    // A sample as the CPU's float (offset 0).
+    template <class Sample>
+    __device__ float ref_float(int y, int x) const
+    {
+        return float_picture::sample_to_float(ref_row<Sample>(y)[x], bitdepth, 0.0f);
+    }
+    template <class Sample>
+    __device__ float dis_float(int y, int x) const
+    {
+        return float_picture::sample_to_float(dis_row<Sample>(y)[x], bitdepth, 0.0f);
+    }
+};
+
+// Sums kCount per-sample terms over the picture into `units` (one block per
+// row). terms(p, y, x, out) writes the kCount float terms of sample (y, x).
 template <unsigned kCount, class Terms>
-__global__ void __launch_bounds__(kThreads) grid_sum_kernel(Terms terms, int w, unsigned long long* units)
+__global__ void __launch_bounds__(kThreads) grid_sum_kernel(Terms terms, LumaPair p, unsigned long long* units)
 {
     const int y = static_cast<int>(blockIdx.x);
     unsigned long long partial[kCount] = {};
-    for (int x = static_cast<int>(threadIdx.x); x < w; x += kThreads) {
+    for (int x = static_cast<int>(threadIdx.x); x < p.w; x += kThreads) {
         float t[kCount];
-        terms(y, x, t);
-        for (unsigned k = 0; k < kCount; ++k) partial[k] += grid_units(t[k]);
+        terms(p, y, x, t);
+        for (unsigned k = 0; k < kCount; ++k) partial[k] += float_exact_sum::grid_units(t[k], p.bitdepth);
     }
     __shared__ gpu::BlockSumScratch<kThreads, kCount> scratch;
     gpu::block_sum<kThreads>(partial, scratch);
@@ -299,32 +331,67 @@ __global__ void __launch_bounds__(kThreads) grid_sum_kernel(Terms terms, int w, 
             if (partial[k]) atomicAdd(&units[k], partial[k]);
 }
 
-// The totals as the CPU's chains give them: exact where below 2^37, else
-// serial(out) runs the CPU's chains (one thread) and writes every total.
+// The totals as the CPU's chains give them: every total exact(), converted;
+// else serial(p, out) runs the CPU's chains (one thread) and writes every
+// total.
 template <unsigned kCount, class Serial>
-__global__ void grid_sum_finish_kernel(const unsigned long long* units, Serial serial, double* out)
+__global__ void grid_sum_finish_kernel(const unsigned long long* units, Serial serial, LumaPair p, double* out)
 {
-    bool exact = true;
-    for (unsigned k = 0; k < kCount; ++k) exact = exact && units[k] < float_exact_sum::kExactLimit;
-    if (exact) {
-        for (unsigned k = 0; k < kCount; ++k) out[k] = float_exact_sum::from_grid_units(units[k]);
+    bool all_exact = true;
+    for (unsigned k = 0; k < kCount; ++k) all_exact = all_exact && float_exact_sum::exact(units[k]);
+    if (all_exact) {
+        for (unsigned k = 0; k < kCount; ++k) out[k] = float_exact_sum::from_grid_units(units[k], p.bitdepth);
         return;
     }
-    serial(out);
+    serial(p, out);
 }
 
-// Both stages: out[k] (doubles) as the CPU's chains give them; `units`
-// (kCount zeroed uint64 in device memory) holds the integer totals.
-template <unsigned kCount, class Terms, class Serial>
-void exact_sums(Terms terms, Serial serial, int w, int h, unsigned long long* units, double* out, gpuStream_t stream)
-{
-    if (w && h) {
-        grid_sum_kernel<kCount><<<h, kThreads, 0, stream>>>(terms, w, units);
-        gpu::check_launch("float grid_sum_kernel");
+// A twin whose FrameScores values 0..kCount-1 are double chains over the
+// luma of ref and dis: Terms<Sample> gives a sample's kCount terms (as
+// grid_sum_kernel calls it), Serial<Sample> runs the CPU's chains (as
+// grid_sum_finish_kernel calls it); Sample is std::uint8_t at 8 bits, else
+// std::uint16_t, as the CPU references choose.
+template <unsigned kCount, template <class> class Terms, template <class> class Serial>
+class ExactSumTwin final : public gpu::DeviceTwin {
+public:
+    std::size_t result_bytes() const override { return sizeof(Result); }
+
+    void enqueue(const gpu::DeviceFrame& frame, void* device_result, gpuStream_t stream) override
+    {
+        const gpu::DevicePlane ref = frame.ref_plane(0), dis = frame.dis_plane(0);
+        const LumaPair p{ref.data, dis.data, ref.stride, static_cast<int>(ref.width), static_cast<int>(ref.height),
+                         frame.format.bitdepth};
+        auto* result = static_cast<Result*>(device_result);
+        if (p.bitdepth > 8)
+            launch<std::uint16_t>(p, result, stream);
+        else
+            launch<std::uint8_t>(p, result, stream);
     }
-    grid_sum_finish_kernel<kCount><<<1, 1, 0, stream>>>(units, serial, out);
-    gpu::check_launch("float grid_sum_finish_kernel");
-}
+
+    void unpack(const void* host_result, FrameScores& scores) const override
+    {
+        const auto* result = static_cast<const Result*>(host_result);
+        for (std::size_t k = 0; k < kCount; ++k) scores.set(k, result->sums[k]);
+    }
+
+private:
+    // units: the integer totals (zeroed with the block before enqueue()).
+    struct Result {
+        double sums[kCount];
+        unsigned long long units[kCount];
+    };
+
+    template <class Sample>
+    static void launch(const LumaPair& p, Result* result, gpuStream_t stream)
+    {
+        if (p.w && p.h) {
+            grid_sum_kernel<kCount><<<p.h, kThreads, 0, stream>>>(Terms<Sample>{}, p, result->units);
+            gpu::check_launch("float grid_sum_kernel");
+        }
+        grid_sum_finish_kernel<kCount><<<1, 1, 0, stream>>>(result->units, Serial<Sample>{}, p, result->sums);
+        gpu::check_launch("float grid_sum_finish_kernel");
+    }
+};
 
 }  // namespace
 

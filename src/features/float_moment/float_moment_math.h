@@ -10,8 +10,9 @@
 // below 256, so the 1st moment is exact for up to 2^37 samples at any depth;
 // squares are float multiples of 2^-2(bpc-8) below 2^16 (16-bit squares
 // round to float), so the 2nd moment is exact for up to 2^37, 2^33, 2^29 and
-// 2^21 samples at 8, 10, 12 and 16 bits. Only 16-bit frames above 1920x1080
-// (with bright content) need this exact order.
+// 2^21 samples at 8, 10, 12 and 16 bits (features/common/float_exact_sum.h
+// proves it; the GPU twin relies on it). Only 16-bit frames above 1920x1080
+// with bright content, and 12-bit ones above 2^29 samples, need this order.
 #pragma once
 
 #include "core/host_device.h"

@@ -2,11 +2,14 @@
 // double bit for bit.
 //
 // The CPU adds squared_error() of every sample to one double, serially
-// (float_psnr_math.h). Those terms are non-negative floats on a 2^-16 grid,
-// so the chain is exact while the total stays below 2^37
-// (features/common/float_gpu.h, "exact sums"): the device adds the terms
-// as integers in any order (one block per row) and converts the total
-// once; above 2^37 one thread runs the CPU's chain with accumulate_row().
+// (float_psnr_math.h). Those terms are non-negative floats on the depth's
+// grid of 2^-2(bpc-8) (the squares of differences of samples on
+// 2^-(bpc-8)), so the chain is exact, hence order-free, while the total
+// stays below 2^53 grid units (features/common/float_exact_sum.h): the
+// device adds the terms as integers in any order (float_gpu.h, "exact
+// sums", one block per row) and converts the total once. Beyond, which only
+// 16-bit frames with large errors (and 12-bit ones above about 5e8 samples)
+// reach, one thread runs the CPU's chain with accumulate_row().
 #include "features/common/float_gpu.h"
 #include "features/float_psnr/float_psnr.h"
 #include "features/float_psnr/float_psnr_math.h"
@@ -15,73 +18,26 @@ namespace twinvmaf::float_psnr {
 
 namespace {
 
-struct Plane {
-    const std::uint8_t* ref;
-    const std::uint8_t* dis;
-    std::ptrdiff_t stride;
-    int w, h;
-    unsigned bitdepth;
-};
+using float_gpu::LumaPair;
 
 template <class Sample>
 struct SquaredErrors {
-    Plane p;
-    __device__ void operator()(int y, int x, float (&out)[1]) const
+    __device__ void operator()(const LumaPair& p, int y, int x, float (&out)[1]) const
     {
-        const Sample r = reinterpret_cast<const Sample*>(p.ref + y * p.stride)[x];
-        const Sample d = reinterpret_cast<const Sample*>(p.dis + y * p.stride)[x];
-        out[0] = squared_error(float_picture::sample_to_float(r, p.bitdepth, 0.0f),
-                               float_picture::sample_to_float(d, p.bitdepth, 0.0f));
+        out[0] = squared_error(p.ref_float<Sample>(y, x), p.dis_float<Sample>(y, x));
     }
 };
 
 // The CPU's chain (float_psnr_cpu.cpp), for totals the grid cannot hold.
 template <class Sample>
 struct SerialNoise {
-    Plane p;
-    __device__ void operator()(double* out) const
+    __device__ void operator()(const LumaPair& p, double* out) const
     {
         double noise = 0;
         for (int y = 0; y < p.h; ++y)
-            noise = accumulate_row(reinterpret_cast<const Sample*>(p.ref + y * p.stride),
-                                   reinterpret_cast<const Sample*>(p.dis + y * p.stride), static_cast<unsigned>(p.w),
+            noise = accumulate_row(p.ref_row<Sample>(y), p.dis_row<Sample>(y), static_cast<unsigned>(p.w),
                                    p.bitdepth, noise);
         out[0] = noise;
-    }
-};
-
-struct Result {
-    double noise;
-    unsigned long long units;
-};
-
-class FloatPsnrTwin final : public gpu::DeviceTwin {
-public:
-    std::size_t result_bytes() const override { return sizeof(Result); }
-
-    void enqueue(const gpu::DeviceFrame& frame, void* device_result, gpuStream_t stream) override
-    {
-        const gpu::DevicePlane ref = frame.ref_plane(0), dis = frame.dis_plane(0);
-        const Plane p{ref.data, dis.data, ref.stride, static_cast<int>(ref.width), static_cast<int>(ref.height),
-                      frame.format.bitdepth};
-        auto* result = static_cast<Result*>(device_result);
-        if (p.bitdepth > 8)
-            launch<std::uint16_t>(p, result, stream);
-        else
-            launch<std::uint8_t>(p, result, stream);
-    }
-
-    void unpack(const void* host_result, FrameScores& scores) const override
-    {
-        scores.set(0, static_cast<const Result*>(host_result)->noise);
-    }
-
-private:
-    template <class Sample>
-    static void launch(const Plane& p, Result* result, gpuStream_t stream)
-    {
-        float_gpu::exact_sums<1>(SquaredErrors<Sample>{p}, SerialNoise<Sample>{p}, p.w, p.h, &result->units,
-                                 &result->noise, stream);
     }
 };
 
@@ -89,7 +45,7 @@ private:
 
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues&, const VideoFormat&)
 {
-    return std::make_unique<FloatPsnrTwin>();
+    return std::make_unique<float_gpu::ExactSumTwin<1, SquaredErrors, SerialNoise>>();
 }
 
 }  // namespace twinvmaf::float_psnr

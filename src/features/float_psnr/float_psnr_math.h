@@ -10,8 +10,9 @@
 // float multiple of 2^-2(bpc-8) below 2^16 (exact for 8..12 bits; 16-bit
 // squares round to float, multiples of 2^-16), so a sum of up to 2^33
 // (10-bit), 2^29 (12-bit) or 2^21 (16-bit) samples of any values is exact
-// and a twin may add in any order there; beyond (16-bit frames above
-// 1920x1080 with large errors) only this order gives Netflix's bits.
+// and a twin may add in any order there (features/common/float_exact_sum.h
+// proves it); beyond (16-bit frames above 1920x1080 with large errors,
+// 12-bit ones above 2^29 samples) only this order gives Netflix's bits.
 #pragma once
 
 #include "core/host_device.h"
