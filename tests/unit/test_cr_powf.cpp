@@ -188,6 +188,31 @@ TEST(CrPowf, EqualsBinary128OnAllFloats)
     check("all floats", args);
 }
 
+// Near-ties: 24-bit m in [2^23.5, 2^24) whose square's low 24 bits (those
+// rounded off) lie within 2^12 units of half (2^23), found by search; x^2 is
+// then within 2^-36 ulp of a float midpoint but not on it (exact in
+// binary128: 48 bits), the cases a powf with a looser error gets wrong.
+// (The argument x is a float, the reference x * x in binary128: exact.)
+TEST(CrPowf, NearTiesOfSquaresRoundToTheirSide)
+{
+    std::size_t count = 0, wrong = 0, glibc_differs = 0;
+    volatile float glibc_two = 2.0f;  // a constant 2 would fold powf(x, 2) into x * x
+    for (std::uint64_t m = 11863285; m < (1u << 24); m += 2) {  // the odd m above 2^23.5
+        const std::int64_t low = static_cast<std::int64_t>((m * m) & 0xffffffu) - (1 << 23);
+        if (low == 0 || low < -4096 || low > 4096) continue;
+        const float x = std::ldexp(static_cast<float>(m), -24 + static_cast<int>(m % 41) - 20);
+        const __float128 exact = static_cast<__float128>(x) * x;
+        const float expected = to_float(exact);
+        ++count;
+        if (!same(cr(x, 2.0f), expected) && ++wrong <= 5)
+            ADD_FAILURE() << std::hexfloat << "powf(" << x << ", 2) = " << cr(x, 2.0f) << ", exactly " << expected;
+        if (!same(std::pow(x, glibc_two), expected)) ++glibc_differs;
+    }
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_GT(count, 500u);
+    std::cout << "[ cr_powf ] near-ties of squares: " << count << " pairs; glibc powf differs on " << glibc_differs << "\n";
+}
+
 // x = (q 2^e)^(2^k), y = n / 2^k for odd q: x^y = q^n 2^(e n) exactly. With
 // q^n of 25 bits that is a float midpoint, of at most 24 bits a float.
 struct ExactCase {
