@@ -628,7 +628,7 @@ TV_HD FloatRounding round_to_float(DD r, double rel_bound)
 // square; x's odd part has at most 24 bits and its exponent at most 149 in
 // magnitude, so an x != 1 has no more than 7 of them) and then r^n with
 // r = x^(1/2^k) = q 2^e (q odd) is dyadic only for n > 0 or q = 1, with
-// q^n of at most 25 bits. Exact integer arithmetic throughout.
+// q^n of at most 25 bits. Exact arithmetic throughout.
 TV_HD bool powf_exact_is(float x, float y, double m)
 {
     // y = n 2^t, n odd.
@@ -636,6 +636,7 @@ TV_HD bool powf_exact_is(float x, float y, double m)
     const int y_biased = static_cast<int>((yb >> 23) & 0xffu);
     std::uint32_t y_odd = (yb & 0x7fffffu) | (y_biased ? 0x800000u : 0u);
     int t = (y_biased ? y_biased : 1) - 150;
+    if (y_odd == 0) return false;  // y = 0: outside the precondition
     while ((y_odd & 1u) == 0) {
         y_odd >>= 1;
         ++t;
