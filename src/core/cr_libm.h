@@ -1,9 +1,10 @@
-// Correctly rounded exp, pow, sin, cos and atan2 (and exact integer powers
-// c^7 of floats) for host and device: the libm functions that ciede calls
-// per pixel, so that its CPU reference and GPU twin give the same bits
-// (DESIGN.md §1; the device's own libm is not glibc's, nor is either
-// correctly rounded). Only IEEE basic operations and exact bit manipulation;
-// no libm, no fused multiply-add. Double-double arithmetic from
+// Correctly rounded exp, pow, powf, sin, cos and atan2 (and exact integer
+// powers c^7 of floats) for host and device: the libm functions that ciede
+// (and float_adm: powf with adm_p_norm != 3) calls per pixel, so that a CPU
+// reference and its GPU twin give the same bits (DESIGN.md §1; the device's
+// own libm is not glibc's, nor is either correctly rounded). Only IEEE basic
+// operations (sqrt included) and exact bit manipulation; no other libm, no
+// fused multiply-add. Double-double arithmetic from
 // core/double_double.h (errors in units of u^2 = 2^-106 below), log2 from
 // core/cr_log2.h, constants and tables from tools/gen_cr_libm_table.py.
 //
@@ -68,11 +69,34 @@
 //   (a <= pi/4, pi/2). Bound kAtanBound = 2^-99. A cheaper first phase
 //   (atan2_fast: no double-double division, bound 2^-64) answers whenever its
 //   rounding test passes.
+// powf_correctly_rounded(x, y): C99's powf for every pair of floats,
+//   rounded once to float (nearest even, subnormals and overflow as IEEE);
+//   special values (NaN, +-0, +-inf, x < 0 with an integer y or not) as
+//   C99 F.9.4.4. Finite x > 0, x != 1, y != 0: h = y log2 x as in pow;
+//   |h| >= 200 is +inf or +0. The float rounding is decided directly from
+//   the double-double value and its bound (round_to_float: on which side of
+//   the float midpoint m between RN(hi) and its neighbour hi + lo lies, and
+//   whether by more than the bound), never by rounding a rounded double to
+//   float (that double rounding goes wrong where the double lands on m and
+//   the exact value does not). First pow's fast phase (bound kPowFastBound
+//   (1 + |y|) + 2^-98 |h|, |h| < 200), then the double-double path (bound
+//   2^-100 + 2^-98 |h| < 2^-90.3). Where neither decides, x^y lies within
+//   2^-90.3 of m, and powf_exact_is() tests, in exact integer arithmetic,
+//   whether x^y == m: then it is a tie, rounded to even (the exact cases
+//   are dyadic x^y: y = n 2^-k needs x an exact 2^k-th power, and q^n of at
+//   most 25 bits, e.g. (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24). So the result is
+//   correctly rounded unless a non-exact x^y lies within the bound of a
+//   float midpoint; for the 2^64 pairs that is about 2^64 * 2^-65.3 < 1
+//   expected case (not an exhaustive proof), and none occurred in the unit
+//   tests (tests/unit/test_cr_powf.cpp: 1.4 million random pairs against
+//   binary128, 6358 exact and midpoint cases against exact products).
 // pow_7(c), powf_7(c): c^7 for a float c (C's pow(c, 7) and powf(c, 7.0f)):
 //   the mantissa's 7th power (< 2^168) in 32-bit limbs, rounded once to 53
 //   or 24 bits (nearest even, with subnormal results and overflow as IEEE).
 //   Exact for every float.
 #pragma once
+
+#include <math.h>
 
 #include <cstdint>
 
@@ -550,6 +574,181 @@ TV_HD double float_seventh_power(float c, int p, int emin, int emax)
     return negative ? -v : v;
 }
 
+
+// ---- powf: x^y for floats, correctly rounded to float ----
+
+// The float nearest to an exact value v > 0 known as a double-double r
+// (normalised, 2^-152 <= r.hi < 2^128) with |v - (r.hi + r.lo)| <=
+// rel_bound r.hi, rel_bound <= 2^-28. c = RN(r.hi) and its neighbour on
+// r.hi's side bracket v (v cannot pass c's other midpoint: that lies at
+// least a quarter of c's float ulp, 2^-26 c, from r.hi); the midpoint m
+// between them is exact in double, r.hi - m exact by two_sum, so
+// d = (r.hi - m) + r.lo carries less than 2^-104 r.hi + 2^-52 |d| of error,
+// and |d| > (rel_bound + 2^-100) r.hi (1 + 2^-50) puts v on d's side of m:
+// `certain`. Otherwise v may be m itself (an exact case, see
+// powf_exact_is()) or near it: the caller decides; the value returned is
+// then d's side (m's even neighbour for d = 0), at most 1 ulp off.
+// Subnormal floats are steps of 2^-149 like any other (m = 2^-150 between
+// 0 and 2^-149); above FLT_MAX the next step is 2^128, i.e. +inf, and the
+// tie at FLT_MAX + 2^103 goes to it (its bit pattern is the even one), as
+// IEEE's overflow rule says.
+struct FloatRounding {
+    float value;
+    bool certain;
+    double midpoint;     // m, when not certain
+    float below, above;  // m's neighbours
+};
+
+TV_HD double float_step_value(std::uint32_t bits)
+{
+    return bits == 0x7f800000u ? 0x1p128 : static_cast<double>(tv::bit_cast<float>(bits));
+}
+
+TV_HD FloatRounding round_to_float(DD r, double rel_bound)
+{
+    const float c = static_cast<float>(r.hi);
+    const std::uint32_t cb = tv::bit_cast<std::uint32_t>(c);
+    const double cd = float_step_value(cb);
+    if (cd == r.hi) return {c, true, 0.0, c, c};
+    const std::uint32_t nb = r.hi > cd ? cb + 1 : cb - 1;
+    const std::uint32_t lb = nb < cb ? nb : cb, ub = nb < cb ? cb : nb;
+    const float lower = tv::bit_cast<float>(lb), upper = tv::bit_cast<float>(ub);
+    const double m = (float_step_value(lb) + float_step_value(ub)) * 0.5;  // exact: 26 bits
+    const DD t = dd::two_sum(r.hi, -m);
+    const double d = t.hi + (t.lo + r.lo);
+    const bool certain = abs_of(d) > (rel_bound + 0x1p-100) * r.hi * (1.0 + 0x1p-50);
+    const float even = (lb & 1u) ? upper : lower;
+    return {d > 0 ? upper : d < 0 ? lower : even, certain, m, lower, upper};
+}
+
+// Whether x^y == m exactly, for a finite float x > 0, x != 1, finite y != 0
+// and a double m > 0 with at most 25 significant bits in [2^-151, 2^128]
+// (a float midpoint). y = n 2^-k with n odd: x^y is dyadic only if x is an
+// exact 2^k-th power (k exact square roots, each checked by an exact
+// square; x's odd part has at most 24 bits and its exponent at most 149 in
+// magnitude, so an x != 1 has no more than 7 of them) and then r^n with
+// r = x^(1/2^k) = q 2^e (q odd) is dyadic only for n > 0 or q = 1, with
+// q^n of at most 25 bits. Exact arithmetic throughout.
+TV_HD bool powf_exact_is(float x, float y, double m)
+{
+    // y = n 2^t, n odd.
+    const std::uint32_t yb = tv::bit_cast<std::uint32_t>(y);
+    const int y_biased = static_cast<int>((yb >> 23) & 0xffu);
+    std::uint32_t y_odd = (yb & 0x7fffffu) | (y_biased ? 0x800000u : 0u);
+    int t = (y_biased ? y_biased : 1) - 150;
+    if (y_odd == 0) return false;  // y = 0: outside the precondition
+    while ((y_odd & 1u) == 0) {
+        y_odd >>= 1;
+        ++t;
+    }
+    double r = x;
+    for (int k = t; k < 0; ++k) {
+        const double s = sqrt(r);  // an IEEE basic operation: correctly rounded
+        const DD sq = dd::two_prod(s, s);
+        if (sq.hi != r || sq.lo != 0.0) return false;
+        r = s;
+    }
+    if (t >= 10) return false;  // |n 2^t| >= 1024 with r != 1: far outside [2^-151, 2^128] or > 25 bits
+    const long long n = static_cast<long long>(y_odd) << (t > 0 ? t : 0);
+    const bool negative = y < 0;
+    // r = q 2^e, q odd (r is a normal double: a float's root).
+    const std::uint64_t rb = dd::bits_of(r);
+    std::uint64_t q = (rb & 0x000fffffffffffffULL) | 0x0010000000000000ULL;
+    long long e = static_cast<long long>((rb >> 52) & 0x7ff) - 1075;
+    while ((q & 1u) == 0) {
+        q >>= 1;
+        ++e;
+    }
+    if (negative && q != 1) return false;  // 1 / q^n is not dyadic
+    std::uint64_t power = 1;
+    for (long long i = 0; q != 1 && i < n; ++i) {  // q >= 3: at most 16 steps
+        power *= q;  // < 2^25 * 2^24 before the check
+        if (power > (1u << 25)) return false;
+    }
+    const long long exponent = (negative ? -e : e) * n;
+    if (exponent < -200 || exponent > 200) return false;
+    return static_cast<double>(power) * dd::pow2(static_cast<int>(exponent)) == m;
+}
+
+// x^y for finite x > 0, x != 1, finite y != 0; `certain` as for the others.
+// Fast phase: pow_fast_dd (bound kPowFastBound (1 + |y|) + 2^-98 |h|);
+// where its float rounding is not proven, the double-double path
+// (log2_dd, mul_d, exp2_dd: bound kExp2Bound + 2^-98 |h|); where that is
+// not proven either, the exactness test.
+TV_HD float powf_positive(float x, float y, bool& certain)
+{
+    certain = true;
+    const double xd = x, yd = y;
+    // The sign of h = y log2 x, for the results far outside float's range.
+    const bool h_positive = (xd > 1.0) == (yd > 0.0);
+    // The fast phase's h: absolute error < 2^-66 |y| + 2^-101 |h| (see
+    // pow_fast_dd), and |log2 x| >= 2^-23.4 for a float x != 1, so below
+    // 2^-42 |h| in all: |h| >= 200 is decided (far beyond float's range),
+    // and for |h| < 200 (|y| < 2^31.1) the result's relative error is below
+    // 2^-33, so that beyond 2^128 (the overflow threshold is 2^128 - 2^103)
+    // and below 2^-152 (half the least subnormal is 2^-150) it is decided too.
+    double h_abs;
+    const DD fast = pow_fast_dd(xd, yd, h_abs);
+    if (!(h_abs <= 950.0) || h_abs >= 200.0) return h_positive ? static_cast<float>(infinity()) : 0.0f;
+    if (fast.hi >= 0x1p128) return static_cast<float>(infinity());
+    if (fast.hi < 0x1p-152) return 0.0f;
+    const FloatRounding first = round_to_float(fast, kPowFastBound * (1.0 + abs_of(yd)) + 0x1p-98 * h_abs);
+    if (first.certain) return first.value;
+    const DD h = dd::mul_d(cr_log2_detail::log2_dd(xd), yd);
+    const DD r = exp2_dd(h);  // |h| < 200 (+ 2^-42 |h|)
+    if (r.hi >= 0x1p128) return static_cast<float>(infinity());
+    if (r.hi < 0x1p-152) return 0.0f;
+    const FloatRounding second = round_to_float(r, kExp2Bound + 0x1p-98 * abs_of(h.hi));
+    if (second.certain) return second.value;
+    if (powf_exact_is(x, y, second.midpoint)) {
+        const std::uint32_t below = tv::bit_cast<std::uint32_t>(second.below);
+        return (below & 1u) ? second.above : second.below;  // a tie: to even
+    }
+    certain = false;
+    return second.value;
+}
+
+// Whether the float y is an integer, and if so whether it is odd.
+TV_HD bool float_is_integer(float y, bool& odd)
+{
+    const std::uint32_t b = tv::bit_cast<std::uint32_t>(y) & 0x7fffffffu;
+    const int biased = static_cast<int>(b >> 23);
+    odd = false;
+    if (biased >= 150) return true;  // |y| >= 2^23: every float is an even integer
+    if (biased < 127) return b == 0;  // |y| < 1
+    const int fraction_bits = 150 - biased;  // 1..23 bits below the units place
+    const std::uint32_t m = (b & 0x7fffffu) | 0x800000u;
+    if (m & ((1u << fraction_bits) - 1u)) return false;
+    odd = (m >> fraction_bits) & 1u;
+    return true;
+}
+
+TV_HD float powf_impl(float x, float y, bool& certain)
+{
+    certain = true;
+    const float inf = static_cast<float>(infinity());
+    if (y == 0.0f || x == 1.0f) return 1.0f;
+    if (x != x || y != y) return x + y;
+    const float ax = x < 0 ? -x : x;
+    if (y == inf || y == -inf) {
+        if (ax == 1.0f) return 1.0f;
+        return (ax < 1.0f) == (y > 0) ? 0.0f : inf;
+    }
+    bool odd;
+    const bool integer = float_is_integer(y, odd);
+    const bool negative = tv::bit_cast<std::uint32_t>(x) >> 31;  // includes -0
+    if (x < 0 && x != -inf && !integer) return static_cast<float>(quiet_nan());
+    const bool flip = negative && odd;
+    float v;
+    if (ax == 0.0f)
+        v = y > 0 ? 0.0f : inf;
+    else if (ax == inf)
+        v = y > 0 ? inf : 0.0f;
+    else
+        v = powf_positive(ax, y, certain);
+    return flip ? -v : v;
+}
+
 }  // namespace cr_libm_detail
 
 TV_HD double exp_correctly_rounded(double x)
@@ -588,6 +787,13 @@ TV_HD double pow_7(float c) { return cr_libm_detail::float_seventh_power(c, 53, 
 // C's powf(c, 7.0f), correctly rounded.
 TV_HD float powf_7(float c) { return static_cast<float>(cr_libm_detail::float_seventh_power(c, 24, -126, 127)); }
 
+// C's powf(x, y), correctly rounded (see powf_correctly_rounded above).
+TV_HD float powf_correctly_rounded(float x, float y)
+{
+    bool certain;
+    return cr_libm_detail::powf_impl(x, y, certain);
+}
+
 // For tests: whether the rounding test proved the result (see above).
 inline bool exp_rounding_is_certain(double x)
 {
@@ -599,6 +805,12 @@ inline bool pow_rounding_is_certain(double x, double y)
 {
     bool certain;
     cr_libm_detail::pow_impl(x, y, certain);
+    return certain;
+}
+inline bool powf_rounding_is_certain(float x, float y)
+{
+    bool certain;
+    cr_libm_detail::powf_impl(x, y, certain);
     return certain;
 }
 inline bool sin_rounding_is_certain(double x)

@@ -54,7 +54,6 @@ std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const Vi
 }
 namespace float_adm {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
-std::string twin_refusal(const OptionValues& options);
 }
 
 namespace gpu {
@@ -86,7 +85,7 @@ const std::map<std::string, Twin>& twins()
         {"float_moment", {float_moment::make_twin}},
         {"float_motion", {float_motion::make_twin}},
         {"float_vif", {float_vif::make_twin}},
-        {"float_adm", {float_adm::make_twin, float_adm::twin_refusal}},
+        {"float_adm", {float_adm::make_twin}},
         {"float_ssim", {ssim::make_ssim_twin}},
         {"float_ms_ssim", {ssim::make_ms_ssim_twin}},
         {"psnr_hvs", {psnr_hvs::make_twin}},

@@ -212,13 +212,13 @@ FloatAdmExtractor::ScaleScore FloatAdmExtractor::score_scale(int scale, const Fr
     const ScaleParams& p = params_.scale[scale];
     const float root = static_cast<float>(1.0 / settings_.p_norm);
     const int area = p.scored.width() * p.scored.height();
-    const float noise = adm_powf(static_cast<float>(area * settings_.noise_weight), root);
-    const float no_noise = adm_powf(static_cast<float>(area * 0.0), root);
+    const float noise = root_powf(static_cast<float>(area * settings_.noise_weight), root);
+    const float no_noise = root_powf(static_cast<float>(area * 0.0), root);
     const std::size_t base = static_cast<std::size_t>(scale) * kSlotsPerScale;
     auto total = [&](std::size_t first, float floor) {
         float terms[kOrientations];
         for (int theta = 0; theta < kOrientations; ++theta)
-            terms[theta] = adm_powf(static_cast<float>(scores.get(first + theta)), root) + floor;
+            terms[theta] = root_powf(static_cast<float>(scores.get(first + theta)), root) + floor;
         return terms[0] + terms[1] + terms[2];
     };
     return {.num = total(base + kOrientations, noise), .den = total(base, noise),

@@ -21,9 +21,9 @@
 // (A chain's terms are computed and staged in shared memory by the block's
 // threads, and one thread adds them in order: float_gpu.h ordered_sums().)
 // Every row sum is serial from the left and every total serial from the top,
-// exactly the CPU's order. adm_p_norm != 3 is refused on the device: its
-// terms are glibc powf() on the CPU, and no device powf is bit-identical.
-#include <cstdio>
+// exactly the CPU's order. Every option runs here: with adm_p_norm != 3 the
+// terms are term_powf() (float_adm_math.h), the correctly rounded powf of
+// core/cr_libm.h that the CPU reference calls too.
 
 #include "features/adm/adm_dwt_math.h"
 #include "features/common/float_gpu.h"
@@ -281,19 +281,6 @@ private:
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format)
 {
     return std::make_unique<FloatAdmTwin>(options, format);
-}
-
-// powf has no bit-identical device version here: p-norms other than 3 stay
-// on the CPU.
-std::string twin_refusal(const OptionValues& options)
-{
-    const double p_norm = options.get_double("adm_p_norm");
-    if (p_norm == 3.0) return "";
-    char text[64];
-    std::snprintf(text, sizeof text, "%g", p_norm);
-    return std::string("float_adm: adm_p_norm=") + text +
-           " is computed by the CPU reference only (its terms are glibc powf(), which no device function here "
-           "reproduces bit for bit); use --backend cpu, or adm_p_norm=3";
 }
 
 }  // namespace twinvmaf::float_adm
