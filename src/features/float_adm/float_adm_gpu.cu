@@ -80,10 +80,22 @@ __device__ float* row_sum_at(const Bands& b, const ScaleParams& p, int kind, int
     return b.rows + (static_cast<std::size_t>(kind) * kOrientations + theta) * rows + row;
 }
 
+// The per-coefficient power of the row kernels: kCube is adm_p_norm == 3
+// made a compile-time constant, so that the default kernels hold only
+// power()'s x * x * x and none of the correctly rounded powf's code (which
+// slowed them by a fifth on the H200 as a branch never taken).
+template <bool kCube>
+__device__ double p_norm_of(double p_norm)
+{
+    return kCube ? 3.0 : p_norm;
+}
+
 // One block per (scored row, orientation): reference_row_sum()'s terms
 // staged by the block, its float chain from the left in one thread.
-__global__ void den_rows_kernel(ScaleParams p, double p_norm, Bands b)
+template <bool kCube>
+__global__ void den_rows_kernel(ScaleParams p, double p_norm_option, Bands b)
 {
+    const double p_norm = p_norm_of<kCube>(p_norm_option);
     const int r = static_cast<int>(blockIdx.x), theta = static_cast<int>(blockIdx.y);
     const float* reference = b.detail[0][theta] + static_cast<std::size_t>(p.scored.top + r) * p.width + p.scored.left;
     const float weight = p.weight[theta];
@@ -134,8 +146,10 @@ __global__ void threshold_kernel(ScaleParams p, bool bypass_cm, Bands b)
 // One block per (scored row, orientation, part): masked_row_sum()'s terms
 // (masked_term()) staged by the block, its float chain from the left in one
 // thread.
-__global__ void masked_rows_kernel(ScaleParams p, double p_norm, Bands b)
+template <bool kCube>
+__global__ void masked_rows_kernel(ScaleParams p, double p_norm_option, Bands b)
 {
+    const double p_norm = p_norm_of<kCube>(p_norm_option);
     const int r = static_cast<int>(blockIdx.x), theta = static_cast<int>(blockIdx.y);
     const int measured = static_cast<int>(blockIdx.z);
     const std::size_t row = static_cast<std::size_t>(p.scored.top + r) * p.width + p.scored.left;
@@ -237,8 +251,11 @@ public:
             if (scale == 0 && params.skip_scale0) continue;  // the result keeps ScaleSums{} (zeroed)
             const int scored_rows = p.scored.height(), scored_cols = p.scored.width();
             if (scored_rows > 0) {
-                den_rows_kernel<<<dim3(scored_rows, kOrientations), float_gpu::kStage, 0, stream>>>(p, params.p_norm,
-                                                                                                     b);
+                const dim3 grid(scored_rows, kOrientations);
+                if (params.p_norm == 3.0)
+                    den_rows_kernel<true><<<grid, float_gpu::kStage, 0, stream>>>(p, params.p_norm, b);
+                else
+                    den_rows_kernel<false><<<grid, float_gpu::kStage, 0, stream>>>(p, params.p_norm, b);
                 gpu::check_launch("float_adm den_rows_kernel");
             }
             if (p.decoupled.height() > 0 && p.decoupled.width() > 0) {
@@ -252,8 +269,11 @@ public:
                 gpu::check_launch("float_adm threshold_kernel");
             }
             if (scored_rows > 0) {
-                masked_rows_kernel<<<dim3(scored_rows, kOrientations, kParts), float_gpu::kStage, 0, stream>>>(
-                    p, params.p_norm, b);
+                const dim3 grid(scored_rows, kOrientations, kParts);
+                if (params.p_norm == 3.0)
+                    masked_rows_kernel<true><<<grid, float_gpu::kStage, 0, stream>>>(p, params.p_norm, b);
+                else
+                    masked_rows_kernel<false><<<grid, float_gpu::kStage, 0, stream>>>(p, params.p_norm, b);
                 gpu::check_launch("float_adm masked_rows_kernel");
             }
             scale_sums_kernel<<<1, float_gpu::kStage, 0, stream>>>(p, b, &result->scale[scale]);
