@@ -9,7 +9,8 @@
 //   upload()           a host vector into a DeviceArray (set-up only)
 //   to_float()         a plane of samples to packed floats (plane_to_float)
 //   vertical_pass_of_samples()  to_float() and vertical_pass() in one pass,
-//                      reading the samples (filter_samples(): a plane's blur)
+//                      reading the samples (SampleRows; filter_samples(),
+//                      filter_halved_samples(): filter_plane/_decimated)
 //   vertical_pass()    the separable filter's vertical sums at every
 //                      `step`-th row (float_filter.cpp's vertical_pass)
 //   horizontal_pass()  the horizontal taps over those sums at every
@@ -107,23 +108,47 @@ inline void vertical_pass(const float* taps, int ntaps, const float* src, int w,
     gpu::check_launch("float vertical_pass_kernel");
 }
 
-// vertical_pass() of the plane's samples converted as to_float() does, read
-// straight from the frame: out[i][c] = sum_k f[k] * sample_to_float(
-// plane[mirror(i * step - r + k)][c]) in tap order from +0, the sums
+// A plane's samples as floats, converted as to_float() converts them, read
+// straight from the frame: rows(row, col).
+template <class Sample>
+struct SampleRows {
+    const std::uint8_t* data;
+    std::ptrdiff_t stride;  // bytes
+    unsigned bitdepth;
+    float offset;
+    __device__ float operator()(int row, int col) const
+    {
+        return float_picture::sample_to_float(reinterpret_cast<const Sample*>(data + row * stride)[col], bitdepth,
+                                              offset);
+    }
+};
+
+template <class Sample>
+SampleRows<Sample> sample_rows(const gpu::DevicePlane& plane, unsigned bitdepth, float offset)
+{
+    return {plane.data, plane.stride, bitdepth, offset};
+}
+
+// A packed w-wide float plane as rows(row, col).
+struct FloatRows {
+    const float* data;
+    int w;
+    __device__ float operator()(int row, int col) const { return data[static_cast<std::size_t>(row) * w + col]; }
+};
+
+// vertical_pass() of the plane's samples: out[i][c] = sum_k f[k] *
+// rows(mirror(i * step - r + k), c) in tap order from +0, the sums
 // vertical_sum() gives over the converted plane (each tap's input is the same
 // float), without writing and reading that plane.
 template <class Sample>
-__global__ void vertical_pass_of_samples_kernel(const float* taps, int ntaps, const std::uint8_t* plane,
-                                                std::ptrdiff_t stride, int h, int w, int step, unsigned bitdepth,
-                                                float offset, float* out)
+__global__ void vertical_pass_of_samples_kernel(const float* taps, int ntaps, SampleRows<Sample> rows, int h, int w,
+                                                int step, float* out)
 {
     const int c = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), i = static_cast<int>(blockIdx.y);
     if (c >= w) return;
     const int radius = ntaps / 2;
-    out[static_cast<std::size_t>(i) * w + c] = float_filter::filter_taps(taps, ntaps, [&](int k) {
-        const std::uint8_t* row = plane + float_filter::mirror_tap(i * step - radius + k, h) * stride;
-        return float_picture::sample_to_float(reinterpret_cast<const Sample*>(row)[c], bitdepth, offset);
-    });
+    out[static_cast<std::size_t>(i) * w + c] = float_filter::filter_taps(
+        taps, ntaps, [&](int k) { return rows(float_filter::mirror_tap(i * step - radius + k, h), c); });
 }
 
 // The plane's scored geometry: out_h rows of w vertical sums, packed.
@@ -133,11 +158,11 @@ inline void vertical_pass_of_samples(const float* taps, int ntaps, const gpu::De
     const int w = static_cast<int>(plane.width), h = static_cast<int>(plane.height);
     if (!w || !out_h) return;
     if (bitdepth > 8)
-        vertical_pass_of_samples_kernel<std::uint16_t><<<grid_of(w, out_h), kThreads, 0, stream>>>(
-            taps, ntaps, plane.data, plane.stride, h, w, step, bitdepth, offset, out);
+        vertical_pass_of_samples_kernel<<<grid_of(w, out_h), kThreads, 0, stream>>>(
+            taps, ntaps, sample_rows<std::uint16_t>(plane, bitdepth, offset), h, w, step, out);
     else
-        vertical_pass_of_samples_kernel<std::uint8_t><<<grid_of(w, out_h), kThreads, 0, stream>>>(
-            taps, ntaps, plane.data, plane.stride, h, w, step, bitdepth, offset, out);
+        vertical_pass_of_samples_kernel<<<grid_of(w, out_h), kThreads, 0, stream>>>(
+            taps, ntaps, sample_rows<std::uint8_t>(plane, bitdepth, offset), h, w, step, out);
     gpu::check_launch("float vertical_pass_of_samples_kernel");
 }
 
@@ -203,6 +228,16 @@ inline void filter_halved(const DeviceTaps& f, const float* src, int w, int h, f
                           gpuStream_t stream)
 {
     vertical_pass(f.taps.get(), f.count, src, w, h, 2, h / 2, row_sums, stream);
+    horizontal_pass(f.taps.get(), f.count, row_sums, w, h / 2, 2, w / 2, 1, dst, stream);
+}
+
+// filter_halved() of the plane's samples converted with `offset`, without
+// the converted plane.
+inline void filter_halved_samples(const DeviceTaps& f, const gpu::DevicePlane& plane, unsigned bitdepth, float offset,
+                                  float* row_sums, float* dst, gpuStream_t stream)
+{
+    const int w = static_cast<int>(plane.width), h = static_cast<int>(plane.height);
+    vertical_pass_of_samples(f.taps.get(), f.count, plane, bitdepth, offset, 2, h / 2, row_sums, stream);
     horizontal_pass(f.taps.get(), f.count, row_sums, w, h / 2, 2, w / 2, 1, dst, stream);
 }
 
