@@ -72,4 +72,36 @@ TEST(GpuApi, PairsOfOneShapeReuseTheEngineAndEqualTheCpu)
     }
 }
 
+// float_motion's twin keeps each frame's blur for the next frame: pairs of
+// one shape scored one after another on the same engine (its twins are kept
+// from pair to pair) must not take the last pair's blurs for their own. The
+// pairs have other pictures at the same frame indices (frames skipped), a
+// one-frame pair and a pair longer than the one before.
+TEST(GpuApi, KeptBlursDoNotCrossPairs)
+{
+    const std::optional<Backend> backend = gpu_backend();
+    if (!backend) GTEST_SKIP() << "no GPU device: the GPU API test did not run";
+    const SessionConfig config{.features = {{"float_motion", {}},
+                                            {"float_motion", {{"motion_add_scale1", "true"}}},
+                                            {"float_motion", {{"motion_add_uv", "true"}}}},
+                               .predict = false};
+    const Engine gpu({.backend = *backend});
+    const Engine cpu({.backend = Backend::kCpu, .threads = 2});
+    auto pair = [](std::uint64_t skip, std::uint64_t frames) {
+        Inputs inputs = fixture("vtest_576x324_420p8", 576, 324);
+        inputs.skip_ref = inputs.skip_dist = skip;
+        inputs.frame_cnt = frames;
+        return inputs;
+    };
+    const Inputs steps[] = {pair(0, 6), pair(3, 6), pair(1, 1), pair(5, 2), pair(0, 8), pair(2, 4)};
+    for (std::size_t i = 0; i < std::size(steps); ++i) {
+        const Scores on_gpu = gpu.open(config).score(steps[i]);
+        const Scores on_cpu = cpu.open(config).score(steps[i]);
+        EXPECT_EQ(bytes(on_gpu), bytes(on_cpu)) << "step " << i;
+        if (i > 0) {
+            EXPECT_EQ(on_gpu.data().result.gpu_stats.setup_ms, 0.0) << "step " << i << ": the engine was made again";
+        }
+    }
+}
+
 }  // namespace

@@ -34,6 +34,15 @@ TV_HD float vertical_sum(const float* taps, int ntaps, const float* src, int w, 
     return filter_taps(taps, ntaps, [&](int k) { return src[mirror_tap(row - radius + k, h) * w + col]; });
 }
 
+// The horizontal pass at column `col` of a row of w vertical sums: the taps
+// over the mirrored columns, in order from +0 (float_filter.cpp's
+// horizontal_pass and filter_decimated compute each output as this sum).
+TV_HD float horizontal_sum(const float* taps, int ntaps, const float* row, int w, int col)
+{
+    const int radius = ntaps / 2;
+    return filter_taps(taps, ntaps, [&](int k) { return row[mirror_tap(col - radius + k, w)]; });
+}
+
 // One output sample (row, col) of the separable filter: the horizontal taps
 // over the vertical sums of the mirrored columns. The CPU's filter_plane and
 // filter_decimated compute each sample as exactly this sum (they keep a

@@ -8,6 +8,9 @@
 //
 //   upload()           a host vector into a DeviceArray (set-up only)
 //   to_float()         a plane of samples to packed floats (plane_to_float)
+//   vertical_pass_of_samples()  to_float() and vertical_pass() in one pass,
+//                      reading the samples (SampleRows; filter_samples(),
+//                      filter_halved_samples(): filter_plane/_decimated)
 //   vertical_pass()    the separable filter's vertical sums at every
 //                      `step`-th row (float_filter.cpp's vertical_pass)
 //   horizontal_pass()  the horizontal taps over those sums at every
@@ -16,6 +19,8 @@
 //                      filter_plane (step 1) and filter_decimated (step 2)
 //   DeviceScaler       a float_filter::Scaler's tables on the device and
 //                      scale() with scaled_sample()
+//   overlapped_chain() serial_chains() for one long chain per block, the
+//                      next values staged while thread 0 adds the last ones
 //   ExactSumTwin       a twin made of double chains of non-negative float
 //                      terms, summed exactly on the depth's grid
 //                      (float_psnr, float_moment; see "exact sums")
@@ -104,6 +109,64 @@ inline void vertical_pass(const float* taps, int ntaps, const float* src, int w,
     gpu::check_launch("float vertical_pass_kernel");
 }
 
+// A plane's samples as floats, converted as to_float() converts them, read
+// straight from the frame: rows(row, col).
+template <class Sample>
+struct SampleRows {
+    const std::uint8_t* data;
+    std::ptrdiff_t stride;  // bytes
+    unsigned bitdepth;
+    float offset;
+    __device__ float operator()(int row, int col) const
+    {
+        return float_picture::sample_to_float(reinterpret_cast<const Sample*>(data + row * stride)[col], bitdepth,
+                                              offset);
+    }
+};
+
+template <class Sample>
+SampleRows<Sample> sample_rows(const gpu::DevicePlane& plane, unsigned bitdepth, float offset)
+{
+    return {plane.data, plane.stride, bitdepth, offset};
+}
+
+// A packed w-wide float plane as rows(row, col).
+struct FloatRows {
+    const float* data;
+    int w;
+    __device__ float operator()(int row, int col) const { return data[static_cast<std::size_t>(row) * w + col]; }
+};
+
+// vertical_pass() of the plane's samples: out[i][c] = sum_k f[k] *
+// rows(mirror(i * step - r + k), c) in tap order from +0, the sums
+// vertical_sum() gives over the converted plane (each tap's input is the same
+// float), without writing and reading that plane.
+template <class Sample>
+__global__ void vertical_pass_of_samples_kernel(const float* taps, int ntaps, SampleRows<Sample> rows, int h, int w,
+                                                int step, float* out)
+{
+    const int c = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), i = static_cast<int>(blockIdx.y);
+    if (c >= w) return;
+    const int radius = ntaps / 2;
+    out[static_cast<std::size_t>(i) * w + c] = float_filter::filter_taps(
+        taps, ntaps, [&](int k) { return rows(float_filter::mirror_tap(i * step - radius + k, h), c); });
+}
+
+// The plane's scored geometry: out_h rows of w vertical sums, packed.
+inline void vertical_pass_of_samples(const float* taps, int ntaps, const gpu::DevicePlane& plane, unsigned bitdepth,
+                                     float offset, int step, int out_h, float* out, gpuStream_t stream)
+{
+    const int w = static_cast<int>(plane.width), h = static_cast<int>(plane.height);
+    if (!w || !out_h) return;
+    if (bitdepth > 8)
+        vertical_pass_of_samples_kernel<<<grid_of(w, out_h), kThreads, 0, stream>>>(
+            taps, ntaps, sample_rows<std::uint16_t>(plane, bitdepth, offset), h, w, step, out);
+    else
+        vertical_pass_of_samples_kernel<<<grid_of(w, out_h), kThreads, 0, stream>>>(
+            taps, ntaps, sample_rows<std::uint8_t>(plane, bitdepth, offset), h, w, step, out);
+    gpu::check_launch("float vertical_pass_of_samples_kernel");
+}
+
 // For each of `planes` packed w x rows planes of vertical sums (one after the
 // other), out[j] = sum_k f[k] * in[mirror(j * step - r + k)] in tap order
 // from +0: horizontal_pass (step 1) and filter_decimated's columns (step 2).
@@ -114,9 +177,7 @@ __global__ void horizontal_pass_kernel(const float* taps, int ntaps, const float
     const int p = static_cast<int>(blockIdx.z);
     if (j >= out_w) return;
     const float* row = in + (static_cast<std::size_t>(p) * rows + i) * w;
-    const int radius = ntaps / 2;
-    out[(static_cast<std::size_t>(p) * rows + i) * out_w + j] = float_filter::filter_taps(
-        taps, ntaps, [&](int k) { return row[float_filter::mirror_tap(j * step - radius + k, w)]; });
+    out[(static_cast<std::size_t>(p) * rows + i) * out_w + j] = float_filter::horizontal_sum(taps, ntaps, row, w, j * step);
 }
 
 inline void horizontal_pass(const float* taps, int ntaps, const float* in, int w, int rows, int step, int out_w,
@@ -151,12 +212,33 @@ inline void filter_plane(const DeviceTaps& f, const float* src, int w, int h, fl
     horizontal_pass(f.taps.get(), f.count, row_sums, w, h, 1, w, 1, dst, stream);
 }
 
+// filter_plane() of the plane's samples converted with `offset` (to_float()),
+// without the converted plane: the same blur into dst (packed w x h), through
+// `row_sums` (w x h floats).
+inline void filter_samples(const DeviceTaps& f, const gpu::DevicePlane& plane, unsigned bitdepth, float offset,
+                           float* row_sums, float* dst, gpuStream_t stream)
+{
+    const int w = static_cast<int>(plane.width), h = static_cast<int>(plane.height);
+    vertical_pass_of_samples(f.taps.get(), f.count, plane, bitdepth, offset, 1, h, row_sums, stream);
+    horizontal_pass(f.taps.get(), f.count, row_sums, w, h, 1, w, 1, dst, stream);
+}
+
 // The samples (2i, 2j) of the filtered plane (filter_decimated, step 2) into a
 // packed (w / 2) x (h / 2) plane, through `row_sums` (w x h / 2 floats).
 inline void filter_halved(const DeviceTaps& f, const float* src, int w, int h, float* row_sums, float* dst,
                           gpuStream_t stream)
 {
     vertical_pass(f.taps.get(), f.count, src, w, h, 2, h / 2, row_sums, stream);
+    horizontal_pass(f.taps.get(), f.count, row_sums, w, h / 2, 2, w / 2, 1, dst, stream);
+}
+
+// filter_halved() of the plane's samples converted with `offset`, without
+// the converted plane.
+inline void filter_halved_samples(const DeviceTaps& f, const gpu::DevicePlane& plane, unsigned bitdepth, float offset,
+                                  float* row_sums, float* dst, gpuStream_t stream)
+{
+    const int w = static_cast<int>(plane.width), h = static_cast<int>(plane.height);
+    vertical_pass_of_samples(f.taps.get(), f.count, plane, bitdepth, offset, 2, h / 2, row_sums, stream);
     horizontal_pass(f.taps.get(), f.count, row_sums, w, h / 2, 2, w / 2, 1, dst, stream);
 }
 
@@ -255,6 +337,41 @@ __device__ void serial_chains(int n, Acc (&acc)[kChains], Load load, Step step)
                 for (unsigned k = 0; k < kChains; ++k) acc[k] = step(acc[k], stage[k][j]);
         }
         __syncthreads();
+    }
+}
+
+// One chain of n steps per block (e.g. one per row), where the chain, not
+// the values, is the cost: acc = step(acc, load(i)) for i in [0, n) in
+// order, in thread 0. Threads kWarp.. (the block's other warps) stage the
+// next kChunk values while thread 0 adds the staged ones (two buffers, one
+// barrier per chunk), so the chain waits for no load but the first; small
+// blocks let every row of a large plane run at once. Call it from every
+// thread of a block of more than kWarp threads; acc is valid in thread 0.
+inline constexpr unsigned kWarp = 32;
+
+template <unsigned kChunk, class Value, class Acc, class Load, class Step>
+__device__ void overlapped_chain(int n, Acc& acc, Load load, Step step)
+{
+    __shared__ Value stage[2][kChunk];
+    const int loader = static_cast<int>(threadIdx.x) - static_cast<int>(kWarp);
+    const int loaders = static_cast<int>(blockDim.x) - static_cast<int>(kWarp);
+    auto fill = [&](int base, Value* buffer) {
+        if (loader < 0) return;
+        const int count = n - base < static_cast<int>(kChunk) ? n - base : static_cast<int>(kChunk);
+        for (int j = loader; j < count; j += loaders) buffer[j] = load(base + j);
+    };
+    fill(0, stage[0]);
+    __syncthreads();
+    int buffer = 0;
+    for (int base = 0; base < n; base += static_cast<int>(kChunk)) {
+        // Buffer 1 - buffer was last read before the barrier above.
+        fill(base + static_cast<int>(kChunk), stage[1 - buffer]);
+        if (threadIdx.x == 0) {
+            const int count = n - base < static_cast<int>(kChunk) ? n - base : static_cast<int>(kChunk);
+            for (int j = 0; j < count; ++j) acc = step(acc, stage[buffer][j]);
+        }
+        __syncthreads();
+        buffer = 1 - buffer;
     }
 }
 

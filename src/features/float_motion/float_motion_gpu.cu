@@ -1,20 +1,34 @@
 // The GPU twin of float_motion: the frame's score (value 0), the CPU's
 // double bit for bit.
 //
-// Per plane (luma; U and V with motion_add_uv), for the earlier and the
-// current reference picture:
-//   convert   to floats, offset -128 (float_gpu.h)
-//   blur      the shared separable filter: vertical sums, then horizontal
-//             taps (float_gpu.h filter_plane(), float_filter_math.h), the
-//             sums of the CPU's filter_plane()
-//   half      with motion_add_scale1: the bilinear half size of both blurs
-//             (scaled_sample() over the CPU's scaler tables)
-// then one block per row runs the row's chain of add_abs_difference() in
-// column order from 0 (a float, as the CPU; the block stages the
-// differences, one thread adds: float_gpu.h serial_chains()), and one block
-// adds the rows in row order, divides (mean_abs_difference()), adds the half
-// size's mean in float and the planes' scores in double, Y + U + V: the CPU's
-// order throughout.
+// Per plane (luma; U and V with motion_add_uv) of the current reference
+// picture:
+//   vertical  the separable blur's vertical sums, straight from the samples
+//             (float_gpu.h vertical_pass_of_samples(): the conversion of
+//             float_picture.h with offset -128 inside each tap)
+//   row SAD   one block per row: its threads beyond the first warp compute
+//             the blur's horizontal taps (horizontal_sum(), float_filter_
+//             math.h) and write the blurred row, then absolute_difference()
+//             against the earlier picture's blurred row; thread 0 runs the
+//             row's chain of add_absolute() in column order from 0 over them
+//             while the next ones are staged (float_gpu.h overlapped_chain())
+//   half      with motion_add_scale1: the bilinear half size of the blur
+//             (scaled_sample() over the CPU's scaler tables), and its row SADs
+//             against the earlier half in the same way
+// then one block adds each plane's rows in row order, divides
+// (mean_abs_difference()), adds the half size's mean in float and the
+// planes' scores in double, Y + U + V: the CPU's order throughout. The
+// blurred values are filter_plane()'s: every tap sum keeps its order.
+//
+// The blurs of the current picture are kept for the next frame, whose
+// earlier picture it is (the CPU blurs both pictures every frame; a blur is a
+// function of its picture alone, so the values are the same). A frame
+// reuses them only when they are of frame index - 1 in the slot it reads as
+// its earlier picture (frames of a run are enqueued in order on the twin's
+// stream); otherwise, at frame 1 and after an engine served another pair
+// (batch mode, the library's engine cache: a new pair starts at frame 0,
+// which scores nothing and keeps nothing), it blurs the earlier picture
+// first (float_gpu.h filter_samples(), the same sums).
 #include <algorithm>
 
 #include "features/common/float_gpu.h"
@@ -38,20 +52,41 @@ struct Parts {
     bool add_scale1 = false;
 };
 
-struct AddAbs {
-    __device__ float operator()(float accum, float difference) const { return add_abs(accum, difference); }
+struct AddAbsolute {
+    __device__ float operator()(float accum, double absolute) const { return add_absolute(accum, absolute); }
 };
 
-// One block per row: the differences staged by the block, the row's chain
-// of add_abs() (add_abs_difference()) in column order from 0 in one thread.
-__global__ void row_sad_kernel(const float* earlier, const float* current, int w, float* rows)
+constexpr unsigned kChainThreads = 64;  // a chain thread's warp and one warp staging
+constexpr unsigned kChunk = 256;        // values staged at a time
+
+// One block per row of the blur: its horizontal taps over the row of vertical
+// sums, written to `current`, and the row's SAD against `earlier` into rows.
+__global__ void __launch_bounds__(kChainThreads)
+    blur_row_sad_kernel(const float* taps, int ntaps, const float* __restrict__ vertical,
+                        const float* __restrict__ earlier, float* __restrict__ current, int w, float* rows)
 {
-    const float* a = earlier + static_cast<std::size_t>(blockIdx.x) * w;
-    const float* b = current + static_cast<std::size_t>(blockIdx.x) * w;
-    float line[1] = {0.0f};
-    float_gpu::serial_chains<1, float>(
-        w, line, [&](int j, float (&difference)[1]) { difference[0] = a[j] - b[j]; }, AddAbs{});
-    if (threadIdx.x == 0) rows[blockIdx.x] = line[0];
+    const std::size_t row = static_cast<std::size_t>(blockIdx.x) * w;
+    float line = 0.0f;
+    float_gpu::overlapped_chain<kChunk, double>(
+        w, line,
+        [&](int j) {
+            const float blurred = float_filter::horizontal_sum(taps, ntaps, vertical + row, w, j);
+            current[row + j] = blurred;
+            return absolute_difference(earlier[row + j], blurred);
+        },
+        AddAbsolute{});
+    if (threadIdx.x == 0) rows[blockIdx.x] = line;
+}
+
+// One block per row: the row's SAD of two packed planes (the half sizes).
+__global__ void __launch_bounds__(kChainThreads)
+    row_sad_kernel(const float* __restrict__ earlier, const float* __restrict__ current, int w, float* rows)
+{
+    const std::size_t row = static_cast<std::size_t>(blockIdx.x) * w;
+    float line = 0.0f;
+    float_gpu::overlapped_chain<kChunk, double>(
+        w, line, [&](int j) { return absolute_difference(earlier[row + j], current[row + j]); }, AddAbsolute{});
+    if (threadIdx.x == 0) rows[blockIdx.x] = line;
 }
 
 // The rows in row order, over the pixel count (every thread calls it).
@@ -85,27 +120,33 @@ public:
         if (settings.force_zero) return;
         const BlurTaps blur = blur_taps(settings.filter_size);
         taps_ = float_gpu::DeviceTaps(std::vector<float>(blur.taps, blur.taps + blur.count));
-        std::size_t largest = 0, largest_half = 0;
+        std::size_t largest = 0, set = 0;
         int rows = 0;
         const auto& plans = planner_.planes();
         parts_.planes = static_cast<int>(plans.size());
         parts_.add_scale1 = settings.add_scale1;
         for (std::size_t p = 0; p < plans.size(); ++p) {
             const PlanePlan& plan = plans[p];
-            largest = std::max(largest, static_cast<std::size_t>(plan.width) * plan.height);
+            const std::size_t samples = static_cast<std::size_t>(plan.width) * plan.height;
+            largest = std::max(largest, samples);
             parts_.full[p] = {rows, plan.width, plan.height};
             rows += plan.height;
+            full_at_[p] = set;
+            set += samples;
             if (settings.add_scale1) {
                 const int hw = plan.half.dst_width(), hh = plan.half.dst_height();
-                largest_half = std::max(largest_half, static_cast<std::size_t>(hw) * hh);
                 parts_.half[p] = {rows, hw, hh};
                 rows += hh;
                 halves_[p] = float_gpu::DeviceScaler(plan.half);
+                half_at_[p] = set;
+                set += static_cast<std::size_t>(hw) * hh;
             }
         }
-        // earlier and current: picture, vertical sums, blur; then their halves.
-        pictures_ = gpu::DeviceArray<float>(6 * largest + 2 * largest_half, "float_motion planes");
-        largest_ = largest;
+        vertical_ = gpu::DeviceArray<float>(largest, "float_motion vertical sums");
+        // Two sets of every plane's blur (and half size): the kept one of the
+        // frame before, and the one of this frame.
+        set_size_ = set;
+        blurs_ = gpu::DeviceArray<float>(2 * set, "float_motion blurs");
         rows_ = gpu::DeviceArray<float>(static_cast<std::size_t>(rows), "float_motion rows");
     }
 
@@ -113,29 +154,51 @@ public:
 
     void enqueue(const gpu::DeviceFrame& frame, void* device_result, gpuStream_t stream) override
     {
+        // Whatever happens below, the kept blurs are not of this frame until
+        // its kernels are all enqueued.
+        const bool reuse = kept_ && kept_index_ + 1 == frame.index && frame.previous_count >= 1 &&
+                           kept_picture_ == frame.previous_ref[0];
+        kept_ = false;
         // As FloatMotionCpu::extract(): frame 0 and motion_force_zero score nothing.
         if (planner_.settings().force_zero || frame.index == 0) return;
         if (frame.previous_count < 1)
             throw Error("internal: float_motion's GPU twin is missing frame " + std::to_string(frame.index - 1));
         const unsigned bitdepth = frame.format.bitdepth;
-        float* earlier = pictures_.get() + 2 * largest_;
-        float* current = earlier + largest_;
-        float* earlier_half = pictures_.get() + 6 * largest_;
+        float* earlier = blurs_.get() + kept_set_ * set_size_;
+        float* current = blurs_.get() + (1 - kept_set_) * set_size_;
         for (int p = 0; p < parts_.planes; ++p) {
             const Part& full = parts_.full[p];
-            blur(frame.previous_ref_plane(1, p), bitdepth, full, earlier, stream);
-            blur(frame.ref_plane(p), bitdepth, full, current, stream);
-            row_sad(earlier, current, full, stream);
+            float* earlier_full = earlier + full_at_[p];
+            float* current_full = current + full_at_[p];
+            if (!reuse) {
+                float_gpu::filter_samples(taps_, frame.previous_ref_plane(1, p), bitdepth, -128.0f, vertical_.get(),
+                                          earlier_full, stream);
+                if (parts_.add_scale1) halves_[p].scale(earlier_full, earlier + half_at_[p], stream);
+            }
+            float_gpu::vertical_pass_of_samples(taps_.taps.get(), taps_.count, frame.ref_plane(p), bitdepth, -128.0f,
+                                                1, full.h, vertical_.get(), stream);
+            if (full.h) {
+                blur_row_sad_kernel<<<full.h, kChainThreads, 0, stream>>>(taps_.taps.get(), taps_.count,
+                                                                          vertical_.get(), earlier_full, current_full,
+                                                                          full.w, rows_.get() + full.rows_offset);
+                gpu::check_launch("float_motion blur_row_sad_kernel");
+            }
             if (parts_.add_scale1) {
                 const Part& half = parts_.half[p];
-                float* current_half = earlier_half + static_cast<std::size_t>(half.w) * half.h;
-                halves_[p].scale(earlier, earlier_half, stream);
-                halves_[p].scale(current, current_half, stream);
-                row_sad(earlier_half, current_half, half, stream);
+                halves_[p].scale(current_full, current + half_at_[p], stream);
+                if (half.h) {
+                    row_sad_kernel<<<half.h, kChainThreads, 0, stream>>>(earlier + half_at_[p], current + half_at_[p],
+                                                                         half.w, rows_.get() + half.rows_offset);
+                    gpu::check_launch("float_motion row_sad_kernel");
+                }
             }
         }
         score_kernel<<<1, float_gpu::kStage, 0, stream>>>(rows_.get(), parts_, static_cast<double*>(device_result));
         gpu::check_launch("float_motion score_kernel");
+        kept_set_ = 1 - kept_set_;
+        kept_index_ = frame.index;
+        kept_picture_ = frame.ref;
+        kept_ = true;
     }
 
     void unpack(const void* host_result, FrameScores& scores) const override
@@ -144,29 +207,20 @@ public:
     }
 
 private:
-    // The plane as floats into the buffers' first part, its vertical sums
-    // into the second, the blur into `out`.
-    void blur(const gpu::DevicePlane& plane, unsigned bitdepth, const Part& part, float* out, gpuStream_t stream)
-    {
-        float* picture = pictures_.get();
-        float* vertical = picture + largest_;
-        float_gpu::to_float(plane, bitdepth, -128.0f, picture, stream);
-        float_gpu::filter_plane(taps_, picture, part.w, part.h, vertical, out, stream);
-    }
-
-    void row_sad(const float* a, const float* b, const Part& part, gpuStream_t stream)
-    {
-        if (!part.h) return;
-        row_sad_kernel<<<part.h, float_gpu::kStage, 0, stream>>>(a, b, part.w, rows_.get() + part.rows_offset);
-        gpu::check_launch("float_motion row_sad_kernel");
-    }
-
     FloatMotionCpu planner_;  // the CPU feature's plan (sizes, half-size scalers)
     float_gpu::DeviceTaps taps_;
     float_gpu::DeviceScaler halves_[kMaxPlanes];
     Parts parts_;
-    std::size_t largest_ = 0;
-    gpu::DeviceArray<float> pictures_, rows_;
+    // Where each plane's blur and half size are in a set of blurs.
+    std::size_t full_at_[kMaxPlanes] = {}, half_at_[kMaxPlanes] = {};
+    std::size_t set_size_ = 0;
+    gpu::DeviceArray<float> vertical_, blurs_, rows_;
+    // The set holding the blurs of frame kept_index_'s reference picture
+    // (device address kept_picture_), valid while kept_.
+    unsigned kept_set_ = 0;
+    bool kept_ = false;
+    std::uint64_t kept_index_ = 0;
+    const std::uint8_t* kept_picture_ = nullptr;
 };
 
 }  // namespace

@@ -32,12 +32,15 @@ TV_HD BlurTaps blur_taps(int filter_size)
 
 // One step of a row's SAD: accum += fabs(a - b), the difference in float,
 // its absolute value and the sum in double, kept as float (Netflix adds a
-// double fabs() to its float accumulator).
-TV_HD float add_abs(float accum, float difference)
+// double fabs() to its float accumulator). In two parts, so that a GPU twin
+// can compute the absolute differences side by side and keep only the
+// additions on its serial chain: absolute_difference(), then add_absolute().
+TV_HD double absolute_difference(float a, float b) { return fabs(static_cast<double>(a - b)); }
+TV_HD float add_absolute(float accum, double absolute)
 {
-    return static_cast<float>(static_cast<double>(accum) + fabs(static_cast<double>(difference)));
+    return static_cast<float>(static_cast<double>(accum) + absolute);
 }
-TV_HD float add_abs_difference(float accum, float a, float b) { return add_abs(accum, a - b); }
+TV_HD float add_abs_difference(float accum, float a, float b) { return add_absolute(accum, absolute_difference(a, b)); }
 
 // A plane's mean absolute difference: the float sum over (float) w * h,
 // where w * h is an int converted to float.
