@@ -216,15 +216,21 @@ def float_twins(cli, io, tmp, cores, frames, runs, no_cpu):
     for line in err.splitlines():
         if re.search(r"device ms/frame|host ms", line):
             print("    " + line)
-    compare = io + scoring + ["--precision", "max", "--json", "--frame_cnt", "10", "-q"]
+    print_backends_agree(cli, io + scoring, 10, tmp)
+
+
+def print_backends_agree(cli, scoring_args, frames, tmp):
+    """Scores the first `frames` frames on both backends at --precision max and
+    says whether every value but fps and version is the same."""
     results = []
     for backend in ("cuda", "cpu"):
         path = os.path.join(tmp, backend + ".json")
-        timed([cli] + compare + ["--backend", backend, "-o", path])
+        timed([cli] + scoring_args + ["--precision", "max", "--json", "--frame_cnt", str(frames), "-q",
+                                      "--backend", backend, "-o", path])
         with open(path) as f:
             scores = json.load(f)
         results.append({k: v for k, v in scores.items() if k not in ("fps", "version")})
-    print("  cuda == cpu on the first 10 frames (--precision max):", results[0] == results[1])
+    print("  cuda == cpu on the first %d frames (--precision max):" % frames, results[0] == results[1])
 
 
 def main():
@@ -303,15 +309,7 @@ def main():
                 if re.search(r"device ms/frame|host ms|backend", line):
                     print("    " + line)
 
-            compare = io + scoring + ["--precision", "max", "--json", "--frame_cnt", "20", "-q"]
-            results = []
-            for backend in ("cuda", "cpu"):
-                path = os.path.join(tmp, backend + ".json")
-                timed([cli] + compare + ["--backend", backend, "-o", path])
-                with open(path) as f:
-                    scores = json.load(f)
-                results.append({k: v for k, v in scores.items() if k not in ("fps", "version")})
-            print("  cuda == cpu on the first 20 frames (--precision max):", results[0] == results[1])
+            print_backends_agree(cli, io + scoring, 20, tmp)
 
 
 if __name__ == "__main__":
