@@ -795,41 +795,38 @@ TV_HD float powf_correctly_rounded(float x, float y)
 }
 
 // For tests: whether the rounding test proved the result (see above).
+namespace cr_libm_detail {
+template <class Evaluate>
+inline bool certain_for(Evaluate evaluate)
+{
+    bool certain = false;
+    evaluate(certain);
+    return certain;
+}
+}  // namespace cr_libm_detail
 inline bool exp_rounding_is_certain(double x)
 {
-    bool certain;
-    cr_libm_detail::exp_impl(x, certain);
-    return certain;
+    return cr_libm_detail::certain_for([&](bool& c) { cr_libm_detail::exp_impl(x, c); });
 }
 inline bool pow_rounding_is_certain(double x, double y)
 {
-    bool certain;
-    cr_libm_detail::pow_impl(x, y, certain);
-    return certain;
+    return cr_libm_detail::certain_for([&](bool& c) { cr_libm_detail::pow_impl(x, y, c); });
 }
 inline bool powf_rounding_is_certain(float x, float y)
 {
-    bool certain;
-    cr_libm_detail::powf_impl(x, y, certain);
-    return certain;
+    return cr_libm_detail::certain_for([&](bool& c) { cr_libm_detail::powf_impl(x, y, c); });
 }
 inline bool sin_rounding_is_certain(double x)
 {
-    bool certain;
-    cr_libm_detail::sin_cos_impl(x, false, certain);
-    return certain;
+    return cr_libm_detail::certain_for([&](bool& c) { cr_libm_detail::sin_cos_impl(x, false, c); });
 }
 inline bool cos_rounding_is_certain(double x)
 {
-    bool certain;
-    cr_libm_detail::sin_cos_impl(x, true, certain);
-    return certain;
+    return cr_libm_detail::certain_for([&](bool& c) { cr_libm_detail::sin_cos_impl(x, true, c); });
 }
 inline bool atan2_rounding_is_certain(double y, double x)
 {
-    bool certain;
-    cr_libm_detail::atan2_impl(y, x, certain);
-    return certain;
+    return cr_libm_detail::certain_for([&](bool& c) { cr_libm_detail::atan2_impl(y, x, c); });
 }
 
 }  // namespace tv
