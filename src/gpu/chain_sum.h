@@ -39,15 +39,31 @@ inline constexpr unsigned kScanThreads = 256;  // kernel 2
 
 __device__ inline std::size_t chunks_of(std::size_t n) { return (n + kChunk - 1) / kChunk; }
 
+// Kernels 1 and 3: the calling thread's chunk (grid x: chunks, y: jobs), its
+// positions [first, last); false past its job's last position.
+struct ChunkRange {
+    unsigned job;
+    std::size_t index, first, last;
+};
+template <class Terms>
+__device__ bool thread_chunk(const Terms& terms, ChunkRange& r)
+{
+    r.job = blockIdx.y;
+    r.index = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
+    const std::size_t n = terms.count(r.job);
+    r.first = r.index * kChunk;
+    if (r.first >= n) return false;
+    r.last = n - r.first < kChunk ? n : r.first + kChunk;
+    return true;
+}
+
 template <class T, unsigned kChains, class Terms>
 __global__ void __launch_bounds__(kThreads) chunk_totals_kernel(Terms terms, std::size_t chunks_per_job, T* totals)
 {
-    const unsigned job = blockIdx.y;
-    const std::size_t k = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
-    const std::size_t n = terms.count(job);
-    const std::size_t first = k * kChunk;
-    if (first >= n) return;
-    const std::size_t last = n - first < kChunk ? n : first + kChunk;
+    ChunkRange r;
+    if (!thread_chunk(terms, r)) return;
+    const unsigned job = r.job;
+    const std::size_t k = r.index, first = r.first, last = r.last;
     T sums[kChains] = {};
     const auto add = [&](const T (&t)[kChains]) {
         for (unsigned c = 0; c < kChains; ++c) sums[c] = sums[c] + t[c];
@@ -105,12 +121,10 @@ template <class T, unsigned kChains, class Terms>
 __global__ void __launch_bounds__(kThreads) records_kernel(Terms terms, std::size_t chunks_per_job, const T* guesses,
                                                            tv::chain_sum::Record<T>* records)
 {
-    const unsigned job = blockIdx.y;
-    const std::size_t k = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
-    const std::size_t n = terms.count(job);
-    const std::size_t first = k * kChunk;
-    if (first >= n) return;
-    const std::size_t last = n - first < kChunk ? n : first + kChunk;
+    ChunkRange r;
+    if (!thread_chunk(terms, r)) return;
+    const unsigned job = r.job;
+    const std::size_t k = r.index, first = r.first, last = r.last;
     const std::size_t slot = (job * chunks_per_job + k) * kChains;
     for (unsigned c = 0; c < kChains; ++c)
         records[slot + c] = tv::chain_sum::follow_recorded(guesses[slot + c], first, last, [&](std::size_t i) {
