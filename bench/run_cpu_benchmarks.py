@@ -9,6 +9,7 @@ GNU time), so it runs on the GPU machine too (bench/run_device_cpu.sh).
     bench/run_cpu_benchmarks.py --netflix PATH [--build DIR] [--fixtures DIR]
         [--cases v061_1080p,v1016_1080p10,v061_2160p] [--runs 3] [--threads 1,N]
         [--frames-1080p 200] [--frames-2160p 60] [--no-per-feature]
+        [--extra-features float_vif,float_adm,...]
 
 Cases: vmaf_v0.6.1 on 1920x1080 8-bit (v061_1080p), vmaf_v1.0.16_3d0h on
 1920x1080 10-bit (v1016_1080p10) and vmaf_v0.6.1 on 3840x2160 8-bit
@@ -109,6 +110,9 @@ def main():
     p.add_argument("--frames-1080p", type=int, default=200)
     p.add_argument("--frames-2160p", type=int, default=60)
     p.add_argument("--no-per-feature", action="store_true")
+    p.add_argument("--extra-features", default="",
+                   help="more extractors to time alone at one thread in every case, beside the model's "
+                        "(comma-separated --feature specs, e.g. float_vif,float_adm,float_ssim)")
     a = p.parse_args()
     ours = os.path.join(a.build, "twinvmaf")
     kernels = subprocess.run([ours, "--version"], capture_output=True, text=True).stdout.strip().replace("\n", "; ")
@@ -157,7 +161,8 @@ def main():
             print(f"{'extractor':>14} {'ours ms/fr':>10} {'nflx ms/fr':>10} {'ratio':>6} {'ours net':>9} "
                   f"{'nflx net':>9} {'ratio':>6}   (one thread, CPU time; net: less start-up and reading)")
             read = None
-            for spec in ["(read only)"] + model_features(model):
+            extras = [f for f in a.extra_features.split(",") if f]
+            for spec in ["(read only)"] + model_features(model) + extras:
                 scoring = ["--no_prediction"] + ([] if spec == "(read only)" else ["--feature", spec])
                 o = measure(ours, scoring, 1, cpu=True)
                 n = measure(a.netflix, scoring, 1, cpu=True)
