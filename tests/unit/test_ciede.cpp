@@ -311,3 +311,60 @@ TEST(Ciede, TwinsChunkedSumEqualsTheSerialChain)
     std::cout << "[ ciede sum ] " << cases << " sequences: " << shortcuts << " chunks moved onto their start, " << serial
               << " value by value\n";
 }
+
+// The CPU skips a position whose reference and distorted samples are equal,
+// which is exact only if dE00 of a colour with itself is +0 for every colour
+// lab_from_yuv() makes: every bit depth, random and extreme triples.
+TEST(Ciede, EqualColoursDifferByPositiveZero)
+{
+    std::mt19937 rng(7);
+    for (unsigned bitdepth : {8u, 10u, 12u, 16u}) {
+        const unsigned top = (1u << bitdepth) - 1;
+        std::uniform_int_distribution<unsigned> sample(0, top);
+        for (int i = 0; i < 20000; ++i) {
+            unsigned yuv[3];
+            for (unsigned& s : yuv) s = i < 8 ? ((i >> (&s - yuv)) & 1) * top : sample(rng);
+            const Lab c = lab_from_yuv(yuv[0], yuv[1], yuv[2], bitdepth);
+            const float de = delta_e_2000(c, c, kNetflixWeights);
+            ASSERT_EQ(de, 0.0f) << bitdepth << "-bit " << yuv[0] << " " << yuv[1] << " " << yuv[2];
+            ASSERT_FALSE(std::signbit(de));
+        }
+    }
+}
+
+// The extractor (its Lab cache and the skip of equal samples) against the
+// plain formula at every position, summed in raster order: pictures whose
+// samples repeat (few distinct values, so the cache hits and collides) and
+// whose distorted picture keeps most reference samples.
+TEST(Ciede, CachedExtractorEqualsThePlainSum)
+{
+    std::mt19937 rng(11);
+    for (unsigned bitdepth : {8u, 10u}) {
+        const VideoFormat format{67, 45, ChromaFormat::k420, bitdepth};
+        Picture ref(format), dis(format);
+        std::uniform_int_distribution<unsigned> level(0, 5), coin(0, 3);
+        for (int plane = 0; plane < 3; ++plane) {
+            for (unsigned y = 0; y < format.plane_height(plane); ++y) {
+                for (unsigned x = 0; x < format.plane_width(plane); ++x) {
+                    const unsigned v = (level(rng) * ((1u << bitdepth) - 1)) / 5;
+                    set_sample(ref, plane, x, y, v);
+                    set_sample(dis, plane, x, y, coin(rng) ? v : (level(rng) * ((1u << bitdepth) - 1)) / 5);
+                }
+            }
+        }
+        const ChromaPlanes rc = chroma_planes(ref), dc = chroma_planes(dis);
+        double sum = 0.;
+        for (unsigned y = 0; y < format.height; ++y) {
+            for (unsigned x = 0; x < format.width; ++x) {
+                const auto lab_at = [&](const Picture& p, const ChromaPlanes& c) {
+                    return lab_from_yuv(sample_at(p, 0, x, y), netflix_upsampled_chroma(c, 0, x, y),
+                                        netflix_upsampled_chroma(c, 1, x, y), bitdepth);
+                };
+                sum += delta_e_2000(lab_at(ref, rc), lab_at(dis, dc), kNetflixWeights);
+            }
+        }
+        const unsigned pixels = format.width * format.height;  // as collect() divides
+        const double expected = 45. - 20. * libm::log10(sum / pixels);
+        EXPECT_EQ(score(ref, dis), expected) << bitdepth << "-bit";
+    }
+}

@@ -39,6 +39,7 @@ private:
 // The CPU reference.
 class CiedeCpu final : public CiedeExtractor {
 public:
+    std::unique_ptr<Scratch> make_scratch() const override;
     void extract(const FrameInputs& inputs, FrameScores& scores, Scratch* scratch) const override;
 };
 
