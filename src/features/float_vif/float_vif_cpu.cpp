@@ -13,6 +13,7 @@
 #include "core/cpu_dispatch.h"
 #include "features/common/float_picture.h"
 #include "features/float_vif/float_vif.h"
+#include "features/float_vif/float_vif_kernels.h"
 
 namespace twinvmaf::float_vif {
 
@@ -25,27 +26,6 @@ struct VifScratch final : Scratch {
     std::vector<float> ref_next, dis_next;      // the next scale, while decimating
     std::vector<float> vertical, horizontal;    // 5 rows each: mu1, mu2, xx, yy, xy
 };
-
-// The five vertical passes of one output row: means of ref (a) and dis (b),
-// and the filtered a*a, b*b and a*b, each added in tap order from +0.
-TV_CPU_CLONES void vertical_moments(const float* taps, int ntaps, const float* a, const float* b, int w, int h,
-                                    int row, float* out)
-{
-    float* mu1 = out;
-    float* mu2 = out + w;
-    float* xx = out + 2 * w;
-    float* yy = out + 3 * w;
-    float* xy = out + 4 * w;
-    std::fill(out, out + 5 * static_cast<std::ptrdiff_t>(w), 0.0f);
-    const int radius = ntaps / 2;
-    for (int k = 0; k < ntaps; ++k) {
-        const std::ptrdiff_t offset = static_cast<std::ptrdiff_t>(float_filter::mirror_tap(row - radius + k, h)) * w;
-        const float* ra = a + offset;
-        const float* rb = b + offset;
-        const float f = taps[k];
-        for (int c = 0; c < w; ++c) add_moment_tap(f, ra[c], rb[c], mu1[c], mu2[c], xx[c], yy[c], xy[c]);
-    }
-}
 
 // One row's terms, added in column order (Netflix's inner accumulators).
 TV_CPU_CLONES void row_sums(const float* filtered, int w, const StatisticParams& p, float* num, float* den)
@@ -73,6 +53,7 @@ void scale_sums(const std::vector<float>& taps, const float* ref, const float* d
     const int ntaps = static_cast<int>(taps.size());
     s.vertical.resize(5 * static_cast<std::size_t>(w));
     s.horizontal.resize(5 * static_cast<std::size_t>(w));
+    const VerticalMomentsFn vertical_moments = kernels().vertical_moments;
     float total_num = 0.0f, total_den = 0.0f;
     for (int i = 0; i < h; ++i) {
         vertical_moments(taps.data(), ntaps, ref, dis, w, h, i, s.vertical.data());

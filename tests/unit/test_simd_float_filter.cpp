@@ -1,0 +1,246 @@
+// The float filter family's SIMD kernels (features/common/float_filter_simd.cpp)
+// against the reference ones, for every instruction set this build has:
+// random and extreme planes of every width 1..64 and a few wider, every odd
+// tap count 3..65 (Netflix's kernel scales give 3..65 taps) with Gaussian
+// and with random taps, samples 0..65535 as they are and less 128 (the
+// features' offset) and random fractional values as filtered planes hold.
+// The whole outputs are compared bitwise, with canaries either side of each.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "features/common/float_filter.h"
+#include "features/common/float_filter_kernels.h"
+#include "features/float_vif/float_vif_kernels.h"
+#include "simd_targets.h"
+
+namespace twinvmaf {
+namespace {
+
+using test::fill_name;
+using test::fill_samples;
+using test::Fill;
+using test::for_each_simd_target;
+using test::kFills;
+using test::test_widths;
+
+constexpr int kGuard = 16;                    // canary floats either side of an output
+constexpr std::uint32_t kCanary = 0x7fc0beefu;  // a NaN no kernel writes
+
+// The input variants: Fill's samples as they are, less 128, or (kFractional)
+// random values with fractions over the range a filtered plane holds.
+enum class Values { kSamples, kOffset, kFractional };
+constexpr Values kValues[] = {Values::kSamples, Values::kOffset, Values::kFractional};
+
+std::vector<float> plane(std::size_t count, Fill fill, Values values, std::mt19937& rng)
+{
+    std::vector<float> out(count);
+    if (values == Values::kFractional) {
+        std::uniform_real_distribution<float> any(-70000.0f, 70000.0f);
+        for (float& v : out) v = any(rng);
+        return out;
+    }
+    std::vector<std::uint32_t> samples(count);
+    fill_samples(samples, 65535, fill, rng);
+    for (std::size_t i = 0; i < count; ++i)
+        out[i] = static_cast<float>(samples[i]) - (values == Values::kOffset ? 128.0f : 0.0f);
+    return out;
+}
+
+std::vector<std::uint32_t> guarded(std::size_t count)
+{
+    return std::vector<std::uint32_t>(count + 2 * kGuard, kCanary);
+}
+
+float* inside(std::vector<std::uint32_t>& buffer)
+{
+    // The kernels write floats; the canaries are compared as bits.
+    return reinterpret_cast<float*>(buffer.data() + kGuard);
+}
+
+// Gaussian taps of every odd count 3..65 (vif_filter's, any kernel scale)
+// and random taps of the same counts (negative ones too).
+std::vector<std::vector<float>> tap_sets(std::mt19937& rng)
+{
+    std::vector<std::vector<float>> sets;
+    std::uniform_real_distribution<float> any(-1.0f, 1.0f);
+    for (int n = 3; n <= 65; n += 2) {
+        sets.push_back(float_filter::gaussian_taps(n, static_cast<float>(n) / 5.0f));
+        std::vector<float> random(static_cast<std::size_t>(n));
+        for (float& t : random) t = any(rng);
+        sets.push_back(random);
+    }
+    return sets;
+}
+
+// The kernels' rows and columns read at most radius = ntaps / 2 past an
+// edge (mirrored inside), so a plane needs radius + 1 rows; the few widths
+// tested per tap set keep the test fast.
+std::vector<unsigned> widths_for(std::size_t set_index)
+{
+    std::vector<unsigned> widths = test_widths();
+    if (set_index % 4 == 0) return widths;
+    // Every 4th tap set gets every width; the rest the tails 1..17 and the wide ones.
+    std::vector<unsigned> some;
+    for (unsigned w : widths)
+        if (w <= 17 || w > 64) some.push_back(w);
+    return some;
+}
+
+TEST(SimdFloatFilter, VerticalPassMatchesTheReference)
+{
+    const float_filter::Kernels reference = float_filter::reference_kernels();
+    std::mt19937 rng(30);
+    const auto sets = tap_sets(rng);
+    for_each_simd_target([&] {
+        const float_filter::Kernels simd = float_filter::simd_kernels();
+        for (std::size_t s = 0; s < sets.size(); ++s) {
+            const std::vector<float>& taps = sets[s];
+            const int ntaps = static_cast<int>(taps.size());
+            const int h = ntaps / 2 + 1;
+            for (unsigned w : widths_for(s)) {
+                for (Fill fill : kFills) {
+                    const Values values = kValues[(w + static_cast<unsigned>(fill)) % 3];
+                    SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << s << ") width " << w << " "
+                                                    << fill_name(fill) << " values " << static_cast<int>(values));
+                    const auto src = plane(std::size_t{w} * static_cast<std::size_t>(h), fill, values, rng);
+                    for (int row : {0, h / 2, h - 1}) {
+                        auto expected = guarded(w), actual = guarded(w);
+                        reference.vertical_pass(taps.data(), ntaps, src.data(), static_cast<int>(w), h, row,
+                                                inside(expected));
+                        simd.vertical_pass(taps.data(), ntaps, src.data(), static_cast<int>(w), h, row, inside(actual));
+                        ASSERT_EQ(expected, actual) << "row " << row;
+                    }
+                }
+            }
+        }
+    });
+}
+
+TEST(SimdFloatFilter, HorizontalInteriorMatchesTheReference)
+{
+    const float_filter::Kernels reference = float_filter::reference_kernels();
+    std::mt19937 rng(31);
+    const auto sets = tap_sets(rng);
+    for_each_simd_target([&] {
+        const float_filter::Kernels simd = float_filter::simd_kernels();
+        for (std::size_t s = 0; s < sets.size(); ++s) {
+            const std::vector<float>& taps = sets[s];
+            const int ntaps = static_cast<int>(taps.size());
+            const int radius = ntaps / 2;
+            for (unsigned width : widths_for(s)) {
+                // The row is the interior plus the radius either side.
+                const int w = static_cast<int>(width) + 2 * radius;
+                for (Fill fill : kFills) {
+                    const Values values = kValues[(width + static_cast<unsigned>(fill)) % 3];
+                    const auto in = plane(static_cast<std::size_t>(w), fill, values, rng);
+                    // Step 1 (filter_plane), 2 (float VIF's decimation), 3 and 16 (SpEED's).
+                    for (int step : {1, 2, 3, 16}) {
+                        SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << s << ") row " << w << " step "
+                                                        << step << " " << fill_name(fill));
+                        const int lo = (radius + step - 1) / step;
+                        const int hi = (w - 1 - radius) / step + 1;
+                        if (hi <= lo) continue;
+                        auto expected = guarded(static_cast<std::size_t>(hi)), actual = expected;
+                        reference.horizontal_interior(taps.data(), ntaps, in.data(), step, lo, hi, inside(expected));
+                        simd.horizontal_interior(taps.data(), ntaps, in.data(), step, lo, hi, inside(actual));
+                        ASSERT_EQ(expected, actual);
+                        // Only lo .. hi-1 written.
+                        for (int j = 0; j < lo; ++j) ASSERT_EQ(expected[kGuard + j], kCanary) << j;
+                    }
+                }
+            }
+        }
+    });
+}
+
+TEST(SimdFloatVif, VerticalMomentsMatchTheReference)
+{
+    const float_vif::Kernels reference = float_vif::reference_kernels();
+    std::mt19937 rng(32);
+    std::vector<std::vector<float>> sets;
+    // float_vif's filters: scales 0..3 at every kernel scale's width (3..65 taps), and random taps.
+    for (int n = 3; n <= 65; n += 2) sets.push_back(float_filter::gaussian_taps(n, static_cast<float>(n) / 5.0f));
+    std::uniform_real_distribution<float> any(-1.0f, 1.0f);
+    for (int n : {3, 9, 17, 33}) {
+        std::vector<float> random(static_cast<std::size_t>(n));
+        for (float& t : random) t = any(rng);
+        sets.push_back(random);
+    }
+    for_each_simd_target([&] {
+        const float_vif::Kernels simd = float_vif::simd_kernels();
+        for (std::size_t s = 0; s < sets.size(); ++s) {
+            const std::vector<float>& taps = sets[s];
+            const int ntaps = static_cast<int>(taps.size());
+            const int h = ntaps / 2 + 1;
+            for (unsigned w : widths_for(s)) {
+                for (Fill fill : kFills) {
+                    const Values values = kValues[(w + static_cast<unsigned>(fill)) % 3];
+                    SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << s << ") width " << w << " "
+                                                    << fill_name(fill));
+                    const std::size_t count = std::size_t{w} * static_cast<std::size_t>(h);
+                    const auto a = plane(count, fill, values, rng);
+                    // dis: the same fill, the opposite extreme or random.
+                    const auto b = plane(count, fill == Fill::kMax ? Fill::kZero : Fill::kRandom, values, rng);
+                    for (int row : {0, h / 2, h - 1}) {
+                        auto expected = guarded(5 * std::size_t{w}), actual = expected;
+                        reference.vertical_moments(taps.data(), ntaps, a.data(), b.data(), static_cast<int>(w), h, row,
+                                                   inside(expected));
+                        simd.vertical_moments(taps.data(), ntaps, a.data(), b.data(), static_cast<int>(w), h, row,
+                                              inside(actual));
+                        ASSERT_EQ(expected, actual) << "row " << row;
+                    }
+                }
+            }
+        }
+    });
+}
+
+// The whole filters (edges by the caller, interior by the kernels) against
+// float_filter_math.h's per-sample definition, under every target and the
+// reference: every output of filter_plane and filter_decimated.
+TEST(SimdFloatFilter, WholeFiltersMatchTheDefinition)
+{
+    std::mt19937 rng(33);
+    std::vector<simd::Target> targets = simd::available();
+    for (simd::Target target : targets) {
+        simd::force(target);
+        SCOPED_TRACE("target " + simd::name(target));
+        for (int ntaps : {3, 5, 9, 17, 33}) {
+            const auto taps = float_filter::gaussian_taps(ntaps, static_cast<float>(ntaps) / 5.0f);
+            for (int w : {ntaps / 2 + 1, 31, 64, 67, 130}) {
+                const int h = ntaps / 2 + 3;
+                const auto src = plane(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), Fill::kRandom,
+                                       Values::kOffset, rng);
+                std::vector<float> row(static_cast<std::size_t>(w)), dst(src.size());
+                float_filter::filter_plane(taps.data(), ntaps, src.data(), w, h, dst.data(), row.data());
+                for (int i = 0; i < h; ++i)
+                    for (int j = 0; j < w; ++j) {
+                        const float want = float_filter::separable_sample(taps.data(), ntaps, src.data(), w, h, i, j);
+                        ASSERT_EQ(std::memcmp(&want, &dst[static_cast<std::size_t>(i * w + j)], sizeof want), 0)
+                            << ntaps << " taps " << w << "x" << h << " at " << i << "," << j;
+                    }
+                for (int step : {2, 3, 16}) {
+                    const int out_w = (w + step - 1) / step, out_h = (h + step - 1) / step;
+                    std::vector<float> out(static_cast<std::size_t>(out_w * out_h));
+                    float_filter::filter_decimated(taps.data(), ntaps, src.data(), w, h, step, out.data(), out_w, out_h,
+                                                   row.data());
+                    for (int i = 0; i < out_h; ++i)
+                        for (int j = 0; j < out_w; ++j) {
+                            const float want =
+                                float_filter::separable_sample(taps.data(), ntaps, src.data(), w, h, i * step, j * step);
+                            ASSERT_EQ(std::memcmp(&want, &out[static_cast<std::size_t>(i * out_w + j)], sizeof want), 0)
+                                << ntaps << " taps " << w << "x" << h << " step " << step << " at " << i << "," << j;
+                        }
+                }
+            }
+        }
+    }
+    simd::force(-1);
+}
+
+}  // namespace
+}  // namespace twinvmaf
