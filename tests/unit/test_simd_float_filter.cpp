@@ -199,6 +199,72 @@ TEST(SimdFloatVif, VerticalMomentsMatchTheReference)
     });
 }
 
+// A row of five filtered quantities (mu1, mu2, xx, yy, xy) whose statistic
+// takes every branch of pixel_terms: negative, zero, tiny and large
+// variances, negative covariances, gains above the limit, means of 8- to
+// 16-bit samples less 128 (and of flat pictures), and variances of exactly
+// (float) sigma_nsq (compared with the double sigma_nsq in pixel_terms).
+std::vector<float> moments(unsigned w, double sigma_nsq, std::mt19937& rng)
+{
+    std::vector<float> row(5 * std::size_t{w});
+    std::uniform_real_distribution<float> mean(-128.0f, 65535.0f - 128.0f);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    auto variance = [&] {
+        switch (rng() % 8) {
+        case 0: return 0.0f;
+        case 7: return static_cast<float>(sigma_nsq);
+        case 1: return -unit(rng) * 10.0f;              // rounding made it negative
+        case 2: return unit(rng) * 2e-10f;              // about eps
+        case 3: return unit(rng) * 4.0f;                // about sigma_nsq
+        case 4: return unit(rng) * 1e4f;
+        case 5: return unit(rng) * 1e9f;                // 16-bit extremes
+        default: return unit(rng) * 100.0f;
+        }
+    };
+    for (unsigned j = 0; j < w; ++j) {
+        const float m1 = (rng() % 3 == 0) ? 0.0f : mean(rng) / ((rng() & 1) ? 1.0f : 256.0f);
+        const float m2 = (rng() % 4 == 0) ? (rng() & 1 ? m1 : 0.0f) : mean(rng) / ((rng() & 1) ? 1.0f : 256.0f);
+        const float s1 = variance(), s2 = variance();
+        float s12 = (rng() % 3 == 0 ? -1.0f : 1.0f) * unit(rng) * (rng() % 2 ? s1 : s2) * 3.0f;
+        row[j] = m1;
+        row[w + j] = m2;
+        row[2 * w + j] = m1 * m1 + s1;
+        row[3 * w + j] = m2 * m2 + s2;
+        row[4 * w + j] = m1 * m2 + s12;
+    }
+    return row;
+}
+
+TEST(SimdFloatVif, PixelTermsMatchTheReference)
+{
+    const float_vif::Kernels reference = float_vif::reference_kernels();
+    std::mt19937 rng(34);
+    for_each_simd_target([&] {
+        const float_vif::Kernels simd = float_vif::simd_kernels();
+        // vif_sigma_nsq 2 (the default), 0 (inf and NaN log arguments), others
+        // of its range 0..5 (0.7 rounds down to float); vif_enhn_gain_limit 100 (default) and 1.
+        for (double sigma_nsq : {2.0, 0.0, 5.0, 1e-3, 0.7}) {
+            for (float gain_limit : {100.0f, 1.0f}) {
+                const float nsq = static_cast<float>(sigma_nsq);
+                const float_vif::StatisticParams p{gain_limit, sigma_nsq,
+                                                   static_cast<float>(static_cast<double>(nsq * nsq) / (255.0 * 255.0))};
+                for (unsigned w : test_widths()) {
+                    SCOPED_TRACE(testing::Message() << "sigma_nsq " << sigma_nsq << " gain limit " << gain_limit
+                                                    << " width " << w);
+                    const auto row = moments(w, sigma_nsq, rng);
+                    auto expected_num = guarded(w), expected_den = guarded(w);
+                    auto actual_num = expected_num, actual_den = expected_den;
+                    reference.pixel_terms_row(row.data(), static_cast<int>(w), p, inside(expected_num),
+                                              inside(expected_den));
+                    simd.pixel_terms_row(row.data(), static_cast<int>(w), p, inside(actual_num), inside(actual_den));
+                    ASSERT_EQ(expected_num, actual_num);
+                    ASSERT_EQ(expected_den, actual_den);
+                }
+            }
+        }
+    });
+}
+
 // The whole filters (edges by the caller, interior by the kernels) against
 // float_filter_math.h's per-sample definition, under every target and the
 // reference: every output of filter_plane and filter_decimated.

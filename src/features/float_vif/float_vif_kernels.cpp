@@ -1,4 +1,4 @@
-// float_vif's reference kernel and the choice between it and the SIMD one.
+// float_vif's reference kernels and the choice between them and the SIMD ones.
 #include "features/float_vif/float_vif_kernels.h"
 
 #include <algorithm>
@@ -33,9 +33,19 @@ TV_CPU_CLONES void vertical_moments(const float* taps, int ntaps, const float* a
     }
 }
 
+TV_CPU_CLONES void pixel_terms_row(const float* filtered, int w, const StatisticParams& p, float* num, float* den)
+{
+    const float* mu1 = filtered;
+    const float* mu2 = filtered + w;
+    const float* xx = filtered + 2 * w;
+    const float* yy = filtered + 3 * w;
+    const float* xy = filtered + 4 * w;
+    for (int j = 0; j < w; ++j) pixel_terms(mu1[j], mu2[j], xx[j], yy[j], xy[j], p, &num[j], &den[j]);
+}
+
 }  // namespace
 
-Kernels reference_kernels() { return {vertical_moments}; }
+Kernels reference_kernels() { return {vertical_moments, pixel_terms_row}; }
 
 Kernels kernels() { return simd::use_reference() ? reference_kernels() : simd_kernels(); }
 
