@@ -7,9 +7,11 @@
 // The whole outputs are compared bitwise, with canaries either side of each.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstdint>
-#include <cstring>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "features/common/float_filter.h"
@@ -35,12 +37,15 @@ constexpr std::uint32_t kCanary = 0x7fc0beefu;  // a NaN no kernel writes
 enum class Values { kSamples, kOffset, kFractional };
 constexpr Values kValues[] = {Values::kSamples, Values::kOffset, Values::kFractional};
 
+// A float in [0, 1) from 24 random bits (std::uniform_real_distribution is
+// slow in the sanitizer build: a long double log per call).
+float unit(std::mt19937& rng) { return static_cast<float>(rng() >> 8) * 0x1p-24f; }
+
 std::vector<float> plane(std::size_t count, Fill fill, Values values, std::mt19937& rng)
 {
     std::vector<float> out(count);
     if (values == Values::kFractional) {
-        std::uniform_real_distribution<float> any(-70000.0f, 70000.0f);
-        for (float& v : out) v = any(rng);
+        for (float& v : out) v = unit(rng) * 140000.0f - 70000.0f;
         return out;
     }
     std::vector<std::uint32_t> samples(count);
@@ -50,153 +55,170 @@ std::vector<float> plane(std::size_t count, Fill fill, Values values, std::mt199
     return out;
 }
 
-std::vector<std::uint32_t> guarded(std::size_t count)
+// An output buffer: `count` floats with kGuard canaries either side.
+std::vector<float> guarded(std::size_t count)
 {
-    return std::vector<std::uint32_t>(count + 2 * kGuard, kCanary);
+    return std::vector<float>(count + 2 * kGuard, std::bit_cast<float>(kCanary));
 }
 
-float* inside(std::vector<std::uint32_t>& buffer)
+float* inside(std::vector<float>& buffer) { return buffer.data() + kGuard; }
+
+// A buffer's bits, for a bitwise comparison (NaN canaries, -0).
+std::vector<std::uint32_t> bits(const std::vector<float>& buffer)
 {
-    // The kernels write floats; the canaries are compared as bits.
-    return reinterpret_cast<float*>(buffer.data() + kGuard);
+    std::vector<std::uint32_t> out(buffer.size());
+    for (std::size_t i = 0; i < buffer.size(); ++i) out[i] = std::bit_cast<std::uint32_t>(buffer[i]);
+    return out;
 }
 
 // Gaussian taps of every odd count 3..65 (vif_filter's, any kernel scale)
-// and random taps of the same counts (negative ones too).
+// and random taps (negative ones too) of the counts the features use at
+// kernel scale 1 (float_vif 17, 9, 5, 3; float_motion 5, 3; SpEED 9, 3)
+// and of the largest (65).
 std::vector<std::vector<float>> tap_sets(std::mt19937& rng)
 {
     std::vector<std::vector<float>> sets;
-    std::uniform_real_distribution<float> any(-1.0f, 1.0f);
-    for (int n = 3; n <= 65; n += 2) {
-        sets.push_back(float_filter::gaussian_taps(n, static_cast<float>(n) / 5.0f));
+    for (int n = 3; n <= 65; n += 2) sets.push_back(float_filter::gaussian_taps(n, static_cast<float>(n) / 5.0f));
+    for (int n : {3, 5, 9, 17, 33, 65}) {
         std::vector<float> random(static_cast<std::size_t>(n));
-        for (float& t : random) t = any(rng);
+        for (float& t : random) t = unit(rng) * 2.0f - 1.0f;
         sets.push_back(random);
     }
     return sets;
 }
 
-// The kernels' rows and columns read at most radius = ntaps / 2 past an
-// edge (mirrored inside), so a plane needs radius + 1 rows; the few widths
-// tested per tap set keep the test fast.
-std::vector<unsigned> widths_for(std::size_t set_index)
+// Every width 1..64 and the wide ones for the tap counts of kernel scale 1
+// (and 33); the others, a few tails and wide rows (keeps the sanitizer
+// build's run short).
+std::vector<unsigned> widths_for(std::size_t ntaps)
 {
-    std::vector<unsigned> widths = test_widths();
-    if (set_index % 4 == 0) return widths;
-    // Every 4th tap set gets every width; the rest the tails 1..17 and the wide ones.
-    std::vector<unsigned> some;
-    for (unsigned w : widths)
-        if (w <= 17 || w > 64) some.push_back(w);
-    return some;
+    if (ntaps == 3 || ntaps == 5 || ntaps == 9 || ntaps == 17 || ntaps == 33) return test_widths();
+    return {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 63, 65, 129, 257};
+}
+
+// Every fill for the rows up to 64 wide of kernel scale 1's tap counts;
+// random and random extremes for the others and for the wide rows.
+std::vector<Fill> fills_for(std::size_t ntaps, unsigned w)
+{
+    if (w <= 64 && widths_for(ntaps).size() > 64) return {std::begin(kFills), std::end(kFills)};
+    return {Fill::kRandom, Fill::kRandomExtremes};
+}
+
+// Every SIMD target's table (for_each_simd_target), so that each case's
+// inputs and reference outputs are made once and checked against them all.
+template <class Kernels, class Get>
+std::vector<std::pair<std::string, Kernels>> simd_tables(Get get)
+{
+    std::vector<std::pair<std::string, Kernels>> tables;
+    for_each_simd_target([&] { tables.emplace_back(simd::name(simd::current()), get()); });
+    return tables;
 }
 
 TEST(SimdFloatFilter, VerticalPassMatchesTheReference)
 {
     const float_filter::Kernels reference = float_filter::reference_kernels();
+    const auto tables = simd_tables<float_filter::Kernels>(float_filter::simd_kernels);
     std::mt19937 rng(30);
     const auto sets = tap_sets(rng);
-    for_each_simd_target([&] {
-        const float_filter::Kernels simd = float_filter::simd_kernels();
-        for (std::size_t s = 0; s < sets.size(); ++s) {
-            const std::vector<float>& taps = sets[s];
-            const int ntaps = static_cast<int>(taps.size());
-            const int h = ntaps / 2 + 1;
-            for (unsigned w : widths_for(s)) {
-                for (Fill fill : kFills) {
-                    const Values values = kValues[(w + static_cast<unsigned>(fill)) % 3];
-                    SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << s << ") width " << w << " "
-                                                    << fill_name(fill) << " values " << static_cast<int>(values));
-                    const auto src = plane(std::size_t{w} * static_cast<std::size_t>(h), fill, values, rng);
-                    for (int row : {0, h / 2, h - 1}) {
-                        auto expected = guarded(w), actual = guarded(w);
-                        reference.vertical_pass(taps.data(), ntaps, src.data(), static_cast<int>(w), h, row,
-                                                inside(expected));
-                        simd.vertical_pass(taps.data(), ntaps, src.data(), static_cast<int>(w), h, row, inside(actual));
-                        ASSERT_EQ(expected, actual) << "row " << row;
+    for (std::size_t s = 0; s < sets.size(); ++s) {
+        const std::vector<float>& taps = sets[s];
+        const int ntaps = static_cast<int>(taps.size());
+        const int h = ntaps / 2 + 1;
+        for (unsigned w : widths_for(taps.size())) {
+            for (Fill fill : fills_for(taps.size(), w)) {
+                const Values values = kValues[(w + static_cast<unsigned>(fill)) % 3];
+                SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << s << ") width " << w << " "
+                                                << fill_name(fill) << " values " << static_cast<int>(values));
+                const auto src = plane(std::size_t{w} * static_cast<std::size_t>(h), fill, values, rng);
+                for (int row : {0, h / 2, h - 1}) {
+                    auto expected = guarded(w);
+                    reference.vertical_pass(taps.data(), ntaps, src.data(), static_cast<int>(w), h, row,
+                                            inside(expected));
+                    for (const auto& [target, simd] : tables) {
+                        auto actual = guarded(w);
+                        simd.vertical_pass(taps.data(), ntaps, src.data(), static_cast<int>(w), h, row,
+                                           inside(actual));
+                        ASSERT_EQ(bits(expected), bits(actual)) << target << " row " << row;
                     }
                 }
             }
         }
-    });
+    }
 }
 
 TEST(SimdFloatFilter, HorizontalInteriorMatchesTheReference)
 {
     const float_filter::Kernels reference = float_filter::reference_kernels();
+    const auto tables = simd_tables<float_filter::Kernels>(float_filter::simd_kernels);
     std::mt19937 rng(31);
     const auto sets = tap_sets(rng);
-    for_each_simd_target([&] {
-        const float_filter::Kernels simd = float_filter::simd_kernels();
-        for (std::size_t s = 0; s < sets.size(); ++s) {
-            const std::vector<float>& taps = sets[s];
-            const int ntaps = static_cast<int>(taps.size());
-            const int radius = ntaps / 2;
-            for (unsigned width : widths_for(s)) {
-                // The row is the interior plus the radius either side.
-                const int w = static_cast<int>(width) + 2 * radius;
-                for (Fill fill : kFills) {
-                    const Values values = kValues[(width + static_cast<unsigned>(fill)) % 3];
-                    const auto in = plane(static_cast<std::size_t>(w), fill, values, rng);
-                    // Step 1 (filter_plane), 2 (float VIF's decimation), 3 and 16 (SpEED's).
-                    for (int step : {1, 2, 3, 16}) {
-                        SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << s << ") row " << w << " step "
-                                                        << step << " " << fill_name(fill));
-                        const int lo = (radius + step - 1) / step;
-                        const int hi = (w - 1 - radius) / step + 1;
-                        if (hi <= lo) continue;
-                        auto expected = guarded(static_cast<std::size_t>(hi)), actual = expected;
-                        reference.horizontal_interior(taps.data(), ntaps, in.data(), step, lo, hi, inside(expected));
+    for (std::size_t s = 0; s < sets.size(); ++s) {
+        const std::vector<float>& taps = sets[s];
+        const int ntaps = static_cast<int>(taps.size());
+        const int radius = ntaps / 2;
+        for (unsigned width : widths_for(taps.size())) {
+            // The row is the interior plus the radius either side.
+            const int w = static_cast<int>(width) + 2 * radius;
+            for (Fill fill : fills_for(taps.size(), width)) {
+                const Values values = kValues[(width + static_cast<unsigned>(fill)) % 3];
+                const auto in = plane(static_cast<std::size_t>(w), fill, values, rng);
+                // Step 1 (filter_plane), 2 (float VIF's decimation), 3 and 16 (SpEED's).
+                for (int step : {1, 2, 3, 16}) {
+                    SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << s << ") row " << w << " step "
+                                                    << step << " " << fill_name(fill));
+                    const int lo = (radius + step - 1) / step;
+                    const int hi = (w - 1 - radius) / step + 1;
+                    if (hi <= lo) continue;
+                    auto expected = guarded(static_cast<std::size_t>(hi));
+                    reference.horizontal_interior(taps.data(), ntaps, in.data(), step, lo, hi, inside(expected));
+                    // Only lo .. hi-1 written.
+                    for (int j = 0; j < lo; ++j)
+                        ASSERT_EQ(std::bit_cast<std::uint32_t>(expected[kGuard + j]), kCanary) << j;
+                    for (const auto& [target, simd] : tables) {
+                        auto actual = guarded(static_cast<std::size_t>(hi));
                         simd.horizontal_interior(taps.data(), ntaps, in.data(), step, lo, hi, inside(actual));
-                        ASSERT_EQ(expected, actual);
-                        // Only lo .. hi-1 written.
-                        for (int j = 0; j < lo; ++j) ASSERT_EQ(expected[kGuard + j], kCanary) << j;
+                        ASSERT_EQ(bits(expected), bits(actual)) << target;
                     }
                 }
             }
         }
-    });
+    }
 }
 
 TEST(SimdFloatVif, VerticalMomentsMatchTheReference)
 {
     const float_vif::Kernels reference = float_vif::reference_kernels();
+    const auto tables = simd_tables<float_vif::Kernels>(float_vif::simd_kernels);
     std::mt19937 rng(32);
-    std::vector<std::vector<float>> sets;
     // float_vif's filters: scales 0..3 at every kernel scale's width (3..65 taps), and random taps.
-    for (int n = 3; n <= 65; n += 2) sets.push_back(float_filter::gaussian_taps(n, static_cast<float>(n) / 5.0f));
-    std::uniform_real_distribution<float> any(-1.0f, 1.0f);
-    for (int n : {3, 9, 17, 33}) {
-        std::vector<float> random(static_cast<std::size_t>(n));
-        for (float& t : random) t = any(rng);
-        sets.push_back(random);
-    }
-    for_each_simd_target([&] {
-        const float_vif::Kernels simd = float_vif::simd_kernels();
-        for (std::size_t s = 0; s < sets.size(); ++s) {
-            const std::vector<float>& taps = sets[s];
-            const int ntaps = static_cast<int>(taps.size());
-            const int h = ntaps / 2 + 1;
-            for (unsigned w : widths_for(s)) {
-                for (Fill fill : kFills) {
-                    const Values values = kValues[(w + static_cast<unsigned>(fill)) % 3];
-                    SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << s << ") width " << w << " "
-                                                    << fill_name(fill));
-                    const std::size_t count = std::size_t{w} * static_cast<std::size_t>(h);
-                    const auto a = plane(count, fill, values, rng);
-                    // dis: the same fill, the opposite extreme or random.
-                    const auto b = plane(count, fill == Fill::kMax ? Fill::kZero : Fill::kRandom, values, rng);
-                    for (int row : {0, h / 2, h - 1}) {
-                        auto expected = guarded(5 * std::size_t{w}), actual = expected;
-                        reference.vertical_moments(taps.data(), ntaps, a.data(), b.data(), static_cast<int>(w), h, row,
-                                                   inside(expected));
+    const auto sets = tap_sets(rng);
+    for (std::size_t s = 0; s < sets.size(); ++s) {
+        const std::vector<float>& taps = sets[s];
+        const int ntaps = static_cast<int>(taps.size());
+        const int h = ntaps / 2 + 1;
+        for (unsigned w : widths_for(taps.size())) {
+            for (Fill fill : fills_for(taps.size(), w)) {
+                const Values values = kValues[(w + static_cast<unsigned>(fill)) % 3];
+                SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << s << ") width " << w << " "
+                                                << fill_name(fill));
+                const std::size_t count = std::size_t{w} * static_cast<std::size_t>(h);
+                const auto a = plane(count, fill, values, rng);
+                // dis: the same fill, the opposite extreme or random.
+                const auto b = plane(count, fill == Fill::kMax ? Fill::kZero : Fill::kRandom, values, rng);
+                for (int row : {0, h / 2, h - 1}) {
+                    auto expected = guarded(5 * std::size_t{w});
+                    reference.vertical_moments(taps.data(), ntaps, a.data(), b.data(), static_cast<int>(w), h, row,
+                                               inside(expected));
+                    for (const auto& [target, simd] : tables) {
+                        auto actual = guarded(5 * std::size_t{w});
                         simd.vertical_moments(taps.data(), ntaps, a.data(), b.data(), static_cast<int>(w), h, row,
                                               inside(actual));
-                        ASSERT_EQ(expected, actual) << "row " << row;
+                        ASSERT_EQ(bits(expected), bits(actual)) << target << " row " << row;
                     }
                 }
             }
         }
-    });
+    }
 }
 
 // A row of five filtered quantities (mu1, mu2, xx, yy, xy) whose statistic
@@ -207,8 +229,7 @@ TEST(SimdFloatVif, VerticalMomentsMatchTheReference)
 std::vector<float> moments(unsigned w, double sigma_nsq, std::mt19937& rng)
 {
     std::vector<float> row(5 * std::size_t{w});
-    std::uniform_real_distribution<float> mean(-128.0f, 65535.0f - 128.0f);
-    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    auto mean = [](std::mt19937& r) { return unit(r) * 65535.0f - 128.0f; };
     auto variance = [&] {
         switch (rng() % 8) {
         case 0: return 0.0f;
@@ -246,8 +267,9 @@ TEST(SimdFloatVif, PixelTermsMatchTheReference)
         for (double sigma_nsq : {2.0, 0.0, 5.0, 1e-3, 0.7}) {
             for (float gain_limit : {100.0f, 1.0f}) {
                 const float nsq = static_cast<float>(sigma_nsq);
-                const float_vif::StatisticParams p{gain_limit, sigma_nsq,
-                                                   static_cast<float>(static_cast<double>(nsq * nsq) / (255.0 * 255.0))};
+                // As float_vif.cpp's plan computes sigma_max_inv.
+                const float sigma_max_inv = static_cast<float>(static_cast<double>(nsq * nsq) / (255.0 * 255.0));
+                const float_vif::StatisticParams p{gain_limit, sigma_nsq, sigma_max_inv};
                 for (unsigned w : test_widths()) {
                     SCOPED_TRACE(testing::Message() << "sigma_nsq " << sigma_nsq << " gain limit " << gain_limit
                                                     << " width " << w);
@@ -257,8 +279,8 @@ TEST(SimdFloatVif, PixelTermsMatchTheReference)
                     reference.pixel_terms_row(row.data(), static_cast<int>(w), p, inside(expected_num),
                                               inside(expected_den));
                     simd.pixel_terms_row(row.data(), static_cast<int>(w), p, inside(actual_num), inside(actual_den));
-                    ASSERT_EQ(expected_num, actual_num);
-                    ASSERT_EQ(expected_den, actual_den);
+                    ASSERT_EQ(bits(expected_num), bits(actual_num));
+                    ASSERT_EQ(bits(expected_den), bits(actual_den));
                 }
             }
         }
@@ -286,7 +308,8 @@ TEST(SimdFloatFilter, WholeFiltersMatchTheDefinition)
                 for (int i = 0; i < h; ++i)
                     for (int j = 0; j < w; ++j) {
                         const float want = float_filter::separable_sample(taps.data(), ntaps, src.data(), w, h, i, j);
-                        ASSERT_EQ(std::memcmp(&want, &dst[static_cast<std::size_t>(i * w + j)], sizeof want), 0)
+                        const float got = dst[static_cast<std::size_t>(i * w + j)];
+                        ASSERT_EQ(std::bit_cast<std::uint32_t>(want), std::bit_cast<std::uint32_t>(got))
                             << ntaps << " taps " << w << "x" << h << " at " << i << "," << j;
                     }
                 for (int step : {2, 3, 16}) {
@@ -296,9 +319,11 @@ TEST(SimdFloatFilter, WholeFiltersMatchTheDefinition)
                                                    row.data());
                     for (int i = 0; i < out_h; ++i)
                         for (int j = 0; j < out_w; ++j) {
+                            const int r = i * step, c = j * step;
                             const float want =
-                                float_filter::separable_sample(taps.data(), ntaps, src.data(), w, h, i * step, j * step);
-                            ASSERT_EQ(std::memcmp(&want, &out[static_cast<std::size_t>(i * out_w + j)], sizeof want), 0)
+                                float_filter::separable_sample(taps.data(), ntaps, src.data(), w, h, r, c);
+                            const float got = out[static_cast<std::size_t>(i * out_w + j)];
+                            ASSERT_EQ(std::bit_cast<std::uint32_t>(want), std::bit_cast<std::uint32_t>(got))
                                 << ntaps << " taps " << w << "x" << h << " step " << step << " at " << i << "," << j;
                         }
                 }

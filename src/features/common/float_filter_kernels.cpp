@@ -31,7 +31,8 @@ TV_CPU_CLONES void horizontal_interior(const float* taps, int ntaps, const float
 {
     const int radius = ntaps / 2;
     if (step != 1) {
-        for (int j = lo; j < hi; ++j) out[j] = filter_taps(taps, ntaps, [&](int k) { return in[j * step - radius + k]; });
+        for (int j = lo; j < hi; ++j)
+            out[j] = filter_taps(taps, ntaps, [&](int k) { return in[j * step - radius + k]; });
         return;
     }
     std::fill(out + lo, out + hi, 0.0f);

@@ -112,7 +112,8 @@ void vertical_pass(const float* taps, int ntaps, const float* src, int w, int h,
 
 void horizontal_interior(const float* taps, int ntaps, const float* in, int step, int lo, int hi, float* out)
 {
-    if (ntaps > kMaxTaps || step > 2) return reference_kernels().horizontal_interior(taps, ntaps, in, step, lo, hi, out);
+    if (ntaps > kMaxTaps || step > 2)
+        return reference_kernels().horizontal_interior(taps, ntaps, in, step, lo, hi, out);
     const int radius = ntaps / 2;
     std::ptrdiff_t offset[kMaxTaps];
     for (int k = 0; k < ntaps; ++k) offset[k] = k - radius;
@@ -278,13 +279,14 @@ void pixel_terms_row(const float* filtered, int w, const StatisticParams& p, flo
         g = hn::IfThenElse(hn::Lt(g, gain_limit), g, gain_limit);
 
         const VD sigma1_sq_d = hn::PromoteTo(dd, sigma1_sq);
-        const VD num_arg = hn::Add(
-            one_d, hn::Div(hn::PromoteTo(dd, hn::Mul(hn::Mul(g, g), sigma1_sq)), hn::Add(hn::PromoteTo(dd, sv_sq), sigma_nsq)));
+        const VD gain_term = hn::PromoteTo(dd, hn::Mul(hn::Mul(g, g), sigma1_sq));
+        const VD num_arg = hn::Add(one_d, hn::Div(gain_term, hn::Add(hn::PromoteTo(dd, sv_sq), sigma_nsq)));
         const VD den_arg = hn::Add(one_d, hn::Div(sigma1_sq_d, sigma_nsq));
         const auto normal = hn::And(hn::And(hn::Ge(num_arg, lowest), hn::Le(num_arg, highest)),
                                     hn::And(hn::Ge(den_arg, lowest), hn::Le(den_arg, highest)));
         if (!hn::AllTrue(dd, normal)) {
-            for (std::ptrdiff_t q = j; q < j + n; ++q) pixel_terms(mu1[q], mu2[q], xx[q], yy[q], xy[q], p, &num[q], &den[q]);
+            for (std::ptrdiff_t q = j; q < j + n; ++q)
+                pixel_terms(mu1[q], mu2[q], xx[q], yy[q], xy[q], p, &num[q], &den[q]);
             continue;
         }
         VH num_val = log2_approx(hn::DemoteTo(df, num_arg));
