@@ -73,6 +73,7 @@ TEST_F(SimdCli, SameBytesForEveryInstructionSet)
                                  " -n --feature psnr --feature vif=debug=true --feature adm=debug=true"
                                  " --feature motion=debug=true --feature cambi"
                                  " --feature speed_chroma --feature speed_temporal"
+                                 " --feature float_vif=debug=true --feature float_motion"
                                  " --json --precision max -o -";
         std::string first;
         for (simd::Target target : simd::available()) {
@@ -88,6 +89,8 @@ TEST_F(SimdCli, SameBytesForEveryInstructionSet)
         EXPECT_NE(first.find("integer_vif_num_scale3"), std::string::npos);
         EXPECT_NE(first.find("cambi"), std::string::npos);
         EXPECT_NE(first.find("speed_chroma_uv"), std::string::npos);
+        EXPECT_NE(first.find("\"vif_num_scale3\""), std::string::npos);  // float_vif's
+        EXPECT_NE(first.find("\"motion2\""), std::string::npos);         // float_motion's
     }
 }
 

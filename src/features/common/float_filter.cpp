@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "core/cpu_dispatch.h"
+#include "features/common/float_filter_kernels.h"
 #include "core/message_text.h"
 #include "twinvmaf/error.h"
 
@@ -192,55 +192,55 @@ void Scaler::apply(const float* src, float* dst) const
         for (int x = 0; x < dw; ++x) dst[static_cast<std::ptrdiff_t>(y) * dw + x] = scaled_sample(v, src, x, y);
 }
 
-// The columns are independent, so each one's taps, added in order, run side
-// by side in the vector lanes.
-TV_CPU_CLONES void vertical_pass(const float* taps, int ntaps, const float* src, int w, int h, int row, float* out)
-{
-    const int radius = ntaps / 2;
-    std::fill(out, out + w, 0.0f);
-    for (int k = 0; k < ntaps; ++k) {
-        const float* s = src + static_cast<std::ptrdiff_t>(mirror_tap(row - radius + k, h)) * w;
-        const float fk = taps[k];
-        for (int c = 0; c < w; ++c) out[c] += fk * s[c];
-    }
-}
+namespace {
 
-TV_CPU_CLONES void horizontal_pass(const float* taps, int ntaps, const float* in, int w, float* out)
+// The edge columns, where the taps mirror, then the interior by the kernel.
+void horizontal_row(const Kernels& k, const float* taps, int ntaps, const float* in, int w, float* out)
 {
     const int radius = ntaps / 2;
     // Columns radius .. w-radius-1 need no mirror.
     const int lo = std::min(radius, w);
     const int hi = std::max(w - radius, lo);
-    auto edge = [&](int j) { return filter_taps(taps, ntaps, [&](int k) { return in[mirror_tap(j - radius + k, w)]; }); };
-    for (int j = 0; j < lo; ++j) out[j] = edge(j);
-    std::fill(out + lo, out + hi, 0.0f);
-    for (int k = 0; k < ntaps; ++k) {
-        const float fk = taps[k];
-        const int shift = k - radius;
-        for (int j = lo; j < hi; ++j) out[j] += fk * in[j + shift];
-    }
-    for (int j = hi; j < w; ++j) out[j] = edge(j);
+    for (int j = 0; j < lo; ++j) out[j] = horizontal_sum(taps, ntaps, in, w, j);
+    k.horizontal_interior(taps, ntaps, in, 1, lo, hi, out);
+    for (int j = hi; j < w; ++j) out[j] = horizontal_sum(taps, ntaps, in, w, j);
+}
+
+}  // namespace
+
+void vertical_pass(const float* taps, int ntaps, const float* src, int w, int h, int row, float* out)
+{
+    kernels().vertical_pass(taps, ntaps, src, w, h, row, out);
+}
+
+void horizontal_pass(const float* taps, int ntaps, const float* in, int w, float* out)
+{
+    horizontal_row(kernels(), taps, ntaps, in, w, out);
 }
 
 void filter_plane(const float* taps, int ntaps, const float* src, int w, int h, float* dst, float* row)
 {
+    const Kernels k = kernels();
     for (int i = 0; i < h; ++i) {
-        vertical_pass(taps, ntaps, src, w, h, i, row);
-        horizontal_pass(taps, ntaps, row, w, dst + static_cast<std::ptrdiff_t>(i) * w);
+        k.vertical_pass(taps, ntaps, src, w, h, i, row);
+        horizontal_row(k, taps, ntaps, row, w, dst + static_cast<std::ptrdiff_t>(i) * w);
     }
 }
 
 void filter_decimated(const float* taps, int ntaps, const float* src, int w, int h, int step, float* out,
                       int out_w, int out_h, float* row)
 {
+    const Kernels k = kernels();
     const int radius = ntaps / 2;
+    // Outputs j whose taps j * step - radius .. j * step + radius need no mirror.
+    const int lo = std::min((radius + step - 1) / step, out_w);
+    const int hi = std::max(std::min(w - 1 - radius >= 0 ? (w - 1 - radius) / step + 1 : 0, out_w), lo);
     for (int i = 0; i < out_h; ++i) {
-        vertical_pass(taps, ntaps, src, w, h, i * step, row);
+        k.vertical_pass(taps, ntaps, src, w, h, i * step, row);
         float* o = out + static_cast<std::ptrdiff_t>(i) * out_w;
-        for (int j = 0; j < out_w; ++j) {
-            const int c = j * step;
-            o[j] = filter_taps(taps, ntaps, [&](int k) { return row[mirror_tap(c - radius + k, w)]; });
-        }
+        for (int j = 0; j < lo; ++j) o[j] = horizontal_sum(taps, ntaps, row, w, j * step);
+        k.horizontal_interior(taps, ntaps, row, step, lo, hi, o);
+        for (int j = hi; j < out_w; ++j) o[j] = horizontal_sum(taps, ntaps, row, w, j * step);
     }
 }
 

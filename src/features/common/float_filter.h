@@ -8,7 +8,9 @@
 //   * the separable filter on the CPU: per output row a vertical pass over
 //     the mirrored rows, then a horizontal pass over the mirrored columns
 //     (vif_filter1d_s, convolution_f32_c_s and its AVX2 twin give the same
-//     sums: each output adds f[k] * x[k] in tap order from +0).
+//     sums: each output adds f[k] * x[k] in tap order from +0); its row
+//     loops are float_filter_kernels.h's (the reference or Highway SIMD,
+//     the same bits).
 //
 // Planes here are packed floats (row stride = width). The per-sample
 // arithmetic is float_filter_math.h.

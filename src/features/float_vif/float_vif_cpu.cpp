@@ -7,12 +7,11 @@
 // their reads of the source rows) and scored. Before decimating, only the
 // kept rows and columns are filtered. Every filtered sample is the same sum
 // of the same products in the same order.
-#include <algorithm>
 #include <vector>
 
-#include "core/cpu_dispatch.h"
 #include "features/common/float_picture.h"
 #include "features/float_vif/float_vif.h"
+#include "features/float_vif/float_vif_kernels.h"
 
 namespace twinvmaf::float_vif {
 
@@ -24,43 +23,21 @@ struct VifScratch final : Scratch {
     std::vector<float> ref_scale, dis_scale;    // the current scale > 0
     std::vector<float> ref_next, dis_next;      // the next scale, while decimating
     std::vector<float> vertical, horizontal;    // 5 rows each: mu1, mu2, xx, yy, xy
+    std::vector<float> terms;                   // a row's numerator, then denominator terms
 };
 
-// The five vertical passes of one output row: means of ref (a) and dis (b),
-// and the filtered a*a, b*b and a*b, each added in tap order from +0.
-TV_CPU_CLONES void vertical_moments(const float* taps, int ntaps, const float* a, const float* b, int w, int h,
-                                    int row, float* out)
+// One row's terms (kernels().pixel_terms_row), added in column order
+// (Netflix's inner accumulators: one float chain per row).
+void row_sums(const Kernels& k, const float* filtered, int w, const StatisticParams& p, float* terms, float* num,
+              float* den)
 {
-    float* mu1 = out;
-    float* mu2 = out + w;
-    float* xx = out + 2 * w;
-    float* yy = out + 3 * w;
-    float* xy = out + 4 * w;
-    std::fill(out, out + 5 * static_cast<std::ptrdiff_t>(w), 0.0f);
-    const int radius = ntaps / 2;
-    for (int k = 0; k < ntaps; ++k) {
-        const std::ptrdiff_t offset = static_cast<std::ptrdiff_t>(float_filter::mirror_tap(row - radius + k, h)) * w;
-        const float* ra = a + offset;
-        const float* rb = b + offset;
-        const float f = taps[k];
-        for (int c = 0; c < w; ++c) add_moment_tap(f, ra[c], rb[c], mu1[c], mu2[c], xx[c], yy[c], xy[c]);
-    }
-}
-
-// One row's terms, added in column order (Netflix's inner accumulators).
-TV_CPU_CLONES void row_sums(const float* filtered, int w, const StatisticParams& p, float* num, float* den)
-{
-    const float* mu1 = filtered;
-    const float* mu2 = filtered + w;
-    const float* xx = filtered + 2 * w;
-    const float* yy = filtered + 3 * w;
-    const float* xy = filtered + 4 * w;
+    float* num_terms = terms;
+    float* den_terms = terms + w;
+    k.pixel_terms_row(filtered, w, p, num_terms, den_terms);
     float row_num = 0.0f, row_den = 0.0f;
     for (int j = 0; j < w; ++j) {
-        float n, d;
-        pixel_terms(mu1[j], mu2[j], xx[j], yy[j], xy[j], p, &n, &d);
-        row_num += n;
-        row_den += d;
+        row_num += num_terms[j];
+        row_den += den_terms[j];
     }
     *num = row_num;
     *den = row_den;
@@ -73,14 +50,16 @@ void scale_sums(const std::vector<float>& taps, const float* ref, const float* d
     const int ntaps = static_cast<int>(taps.size());
     s.vertical.resize(5 * static_cast<std::size_t>(w));
     s.horizontal.resize(5 * static_cast<std::size_t>(w));
+    s.terms.resize(2 * static_cast<std::size_t>(w));
+    const Kernels k = kernels();
     float total_num = 0.0f, total_den = 0.0f;
     for (int i = 0; i < h; ++i) {
-        vertical_moments(taps.data(), ntaps, ref, dis, w, h, i, s.vertical.data());
+        k.vertical_moments(taps.data(), ntaps, ref, dis, w, h, i, s.vertical.data());
         for (int m = 0; m < 5; ++m)
             float_filter::horizontal_pass(taps.data(), ntaps, s.vertical.data() + m * static_cast<std::ptrdiff_t>(w), w,
                                           s.horizontal.data() + m * static_cast<std::ptrdiff_t>(w));
         float row_num, row_den;
-        row_sums(s.horizontal.data(), w, p, &row_num, &row_den);
+        row_sums(k, s.horizontal.data(), w, p, s.terms.data(), &row_num, &row_den);
         total_num += row_num;
         total_den += row_den;
     }
