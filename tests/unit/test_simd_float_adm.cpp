@@ -264,7 +264,7 @@ TEST(SimdFloatAdm, MaskedRowSumsMatchTheReference)
                                         const float* rows[kOrientations];
                                         for (int theta = 0; theta < kOrientations; ++theta)
                                             rows[theta] = measured[theta].data() + std::size_t(y) * w;
-                                        auto threshold = canaried(w), terms = canaried(w);
+                                        auto threshold = canaried(w), terms = canaried(kOrientations * w);
                                         auto threshold2 = threshold, terms2 = terms;
                                         float sums[kOrientations], sums2[kOrientations];
                                         reference.masked_row_sums(other, static_cast<int>(w), h, y, rows, scored,
@@ -274,7 +274,7 @@ TEST(SimdFloatAdm, MaskedRowSumsMatchTheReference)
                                                              p_norm, threshold2.data(), terms2.data(), sums2);
                                         ASSERT_EQ(0, std::memcmp(sums, sums2, sizeof sums));
                                         expect_same(threshold, threshold2);
-                                        for (std::size_t i = w; i < terms2.size(); ++i)
+                                        for (std::size_t i = kOrientations * w; i < terms2.size(); ++i)
                                             ASSERT_EQ(kCanary, terms2[i]) << "terms written at " << i;
                                     }
                                 }
@@ -287,7 +287,7 @@ TEST(SimdFloatAdm, MaskedRowSumsMatchTheReference)
     });
 }
 
-TEST(SimdFloatAdm, ReferenceRowSumMatchesTheReference)
+TEST(SimdFloatAdm, ReferenceRowSumsMatchTheReference)
 {
     const Kernels reference = reference_kernels();
     for_each_simd_target([&] {
@@ -296,20 +296,26 @@ TEST(SimdFloatAdm, ReferenceRowSumMatchesTheReference)
         for (unsigned w : widths()) {
             for (int scale = 0; scale < kScales; ++scale) {
                 for (Values kind : kAllValues) {
-                    const auto row = coefficients(w, range_of(scale), kind, rng);
-                    const float weight = std::uniform_real_distribution<float>(0.0f, 10.0f)(rng);
+                    std::vector<float> rows[kOrientations];
+                    const float* row_pointers[kOrientations];
+                    float weight[kOrientations];
+                    for (int theta = 0; theta < kOrientations; ++theta) {
+                        rows[theta] = coefficients(w, range_of(scale), kind, rng);
+                        row_pointers[theta] = rows[theta].data();
+                        weight[theta] = std::uniform_real_distribution<float>(0.0f, 10.0f)(rng);
+                    }
                     for (const Region& scored : regions(static_cast<int>(w), 1)) {
                         for (double p_norm : {3.0, 2.5, 1.0}) {
                             SCOPED_TRACE(testing::Message() << "width " << w << " scale " << scale << " "
                                                             << values_name(kind) << " columns " << scored.left
                                                             << ".." << scored.right << " p " << p_norm);
-                            auto terms = canaried(w), terms2 = terms;
-                            const float expected = reference.reference_row_sum(row.data(), weight, scored, p_norm,
-                                                                               terms.data());
-                            const float actual =
-                                simd.reference_row_sum(row.data(), weight, scored, p_norm, terms2.data());
-                            ASSERT_EQ(0, std::memcmp(&expected, &actual, sizeof expected));
-                            for (std::size_t i = w; i < terms2.size(); ++i)
+                            auto terms = canaried(kOrientations * w), terms2 = terms;
+                            float expected[kOrientations], actual[kOrientations];
+                            reference.reference_row_sums(row_pointers, weight, scored, p_norm, terms.data(),
+                                                         expected);
+                            simd.reference_row_sums(row_pointers, weight, scored, p_norm, terms2.data(), actual);
+                            ASSERT_EQ(0, std::memcmp(expected, actual, sizeof expected));
+                            for (std::size_t i = kOrientations * w; i < terms2.size(); ++i)
                                 ASSERT_EQ(kCanary, terms2[i]) << "terms written at " << i;
                         }
                     }

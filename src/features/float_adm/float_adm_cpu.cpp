@@ -35,7 +35,7 @@ struct FloatAdmScratch final : Scratch {
     std::vector<float> weighted[2][kOrientations];  // CSF-weighted restored, additive parts
     std::vector<float> masking[2][kOrientations];   // their masking parts
     std::vector<float> threshold;       // one row of masking thresholds
-    std::vector<float> terms;           // one row of a sum's terms
+    std::vector<float> terms;           // one row of a sum's terms, per orientation
     Kernels kernels = float_adm::kernels();
 
     FloatAdmScratch(const VideoFormat& format, const FrameParams& p)
@@ -52,7 +52,7 @@ struct FloatAdmScratch final : Scratch {
         low.assign(format.width, 0.0f);
         high.assign(format.width, 0.0f);
         threshold.assign(p.scale[0].width, 0.0f);
-        terms.assign(p.scale[0].width, 0.0f);
+        terms.assign(std::size_t(kOrientations) * p.scale[0].width, 0.0f);
     }
 };
 
@@ -125,9 +125,11 @@ ScaleSums analyse_scale(const ScaleParams& p, const FrameParams& frame, FloatAdm
     ScaleSums sums;
     for (int y = p.scored.top; y < p.scored.bottom; ++y) {
         const std::size_t row = std::size_t(y) * p.width;
-        for (int theta = 0; theta < kOrientations; ++theta)
-            sums.den[theta] += s.kernels.reference_row_sum(s.detail[kRef][theta].data() + row, p.weight[theta],
-                                                           p.scored, frame.p_norm, s.terms.data());
+        const float* rows[kOrientations];
+        for (int theta = 0; theta < kOrientations; ++theta) rows[theta] = s.detail[kRef][theta].data() + row;
+        float row_sums[kOrientations];
+        s.kernels.reference_row_sums(rows, p.weight, p.scored, frame.p_norm, s.terms.data(), row_sums);
+        for (int theta = 0; theta < kOrientations; ++theta) sums.den[theta] += row_sums[theta];
     }
     decouple_and_csf(p, frame, s);
     masked_sums(p, frame, kRestored, s, sums.dlm);

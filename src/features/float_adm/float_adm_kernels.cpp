@@ -58,9 +58,12 @@ TV_CPU_CLONES void masked_row_sums(const CsfPlanes& other, int width, int height
         row_sums[theta] = masked_row_sum(measured[theta], threshold, scored, p_norm);
 }
 
-float reference_sum(const float* reference_row, float weight, const Region& scored, double p_norm, float* /*terms*/)
+TV_CPU_CLONES void reference_sums(const float* const reference_rows[kOrientations], const float weight[kOrientations],
+                                  const Region& scored, double p_norm, float* /*terms*/,
+                                  float row_sums[kOrientations])
 {
-    return reference_row_sum(reference_row, weight, scored, p_norm);
+    for (int theta = 0; theta < kOrientations; ++theta)
+        row_sums[theta] = reference_row_sum(reference_rows[theta], weight[theta], scored, p_norm);
 }
 
 }  // namespace
@@ -75,7 +78,7 @@ const std::uint32_t* intel_rcp_table()
     return table.data();
 }
 
-Kernels reference_kernels() { return {vertical, horizontal, decouple_row, masked_row_sums, reference_sum}; }
+Kernels reference_kernels() { return {vertical, horizontal, decouple_row, masked_row_sums, reference_sums}; }
 
 Kernels kernels() { return simd::use_reference() ? reference_kernels() : simd_kernels(); }
 

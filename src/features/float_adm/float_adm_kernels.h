@@ -39,21 +39,23 @@ using DecoupleFn = void (*)(const DecoupleRow& row, int left, int right, const D
 // Row y of a width x height band: each orientation's masked_row_sum() over
 // the scored columns of `measured` (its h, v, d rows), with thresholds
 // masking_threshold() from `other` (0 when `bypass_cm`), into `row_sums`.
-// `threshold` and `terms` are scratch of `width` floats.
+// `threshold` is scratch of `width` floats, `terms` of 3 * width.
 using MaskedRowSumsFn = void (*)(const CsfPlanes& other, int width, int height, int y,
                                  const float* const measured[kOrientations], const Region& scored, bool bypass_cm,
                                  double p_norm, float* threshold, float* terms, float row_sums[kOrientations]);
 
-// reference_row_sum() of one row; `terms` is scratch of the row's width.
-using ReferenceRowSumFn = float (*)(const float* reference_row, float weight, const Region& scored, double p_norm,
-                                    float* terms);
+// reference_row_sum() of the h, v, d rows of one row, into `row_sums`;
+// `terms` is scratch of 3 * the rows' width.
+using ReferenceRowSumsFn = void (*)(const float* const reference_rows[kOrientations],
+                                    const float weight[kOrientations], const Region& scored, double p_norm,
+                                    float* terms, float row_sums[kOrientations]);
 
 struct Kernels {
     VerticalFn vertical;
     HorizontalFn horizontal;
     DecoupleFn decouple;
     MaskedRowSumsFn masked_row_sums;
-    ReferenceRowSumFn reference_row_sum;
+    ReferenceRowSumsFn reference_row_sums;
 };
 
 // intel_rcp_fraction(i) << 11 for the 2048 indices i (the SIMD RCPSS's table).

@@ -223,16 +223,32 @@ void decouple(const DecoupleRow& row, int left, int right, const DecoupleParams&
 // the argument itself (the caller raises it with term_powf()).
 HWY_INLINE VF cube_or_argument(VF x, bool cube) { return cube ? hn::Mul(hn::Mul(x, x), x) : x; }
 
-// The serial row sum from the left of the terms stored by the SIMD code.
-float row_chain(const float* terms, const Region& scored, bool cube, double p_norm)
+// The serial row sums from the left of the terms the SIMD code stored
+// (orientation theta's at terms + theta * stride): the three chains
+// interleaved, each in its own order.
+void row_chains(const float* terms, std::size_t stride, const Region& scored, bool cube, double p_norm,
+                float row_sums[kOrientations])
 {
-    float sum = 0.0f;
+    const float* t0 = terms;
+    const float* t1 = terms + stride;
+    const float* t2 = terms + 2 * stride;
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f;
     if (cube) {
-        for (int j = scored.left; j < scored.right; ++j) sum += terms[j];
+        for (int j = scored.left; j < scored.right; ++j) {
+            s0 += t0[j];
+            s1 += t1[j];
+            s2 += t2[j];
+        }
     } else {
-        for (int j = scored.left; j < scored.right; ++j) sum += power(terms[j], p_norm);
+        for (int j = scored.left; j < scored.right; ++j) {
+            s0 += power(t0[j], p_norm);
+            s1 += power(t1[j], p_norm);
+            s2 += power(t2[j], p_norm);
+        }
     }
-    return sum;
+    row_sums[0] = s0;
+    row_sums[1] = s1;
+    row_sums[2] = s2;
 }
 
 // masking_threshold() at columns x.. of row y (rows: y-1, y, y+1 mirrored),
@@ -282,41 +298,49 @@ void masked_row_sums(const CsfPlanes& other, int width, int height, int y, const
         for (; x < scored.right; ++x) threshold[x] = masking_threshold(other, width, height, y, x);
     }
     for (int theta = 0; theta < kOrientations; ++theta) {
+        float* out = terms + std::size_t(theta) * width;
         int x = scored.left;
         for (; x + n <= scored.right; x += n) {
             // masked_term(): |weighted| - threshold, x < 0 ? 0 : x (a NaN stays).
             VF v = hn::Sub(hn::Abs(hn::LoadU(d, measured[theta] + x)), hn::LoadU(d, threshold + x));
             v = hn::IfThenElse(hn::Lt(v, zero), zero, v);
-            hn::StoreU(cube_or_argument(v, cube), d, terms + x);
+            hn::StoreU(cube_or_argument(v, cube), d, out + x);
         }
         for (; x < scored.right; ++x) {
             float v = std::fabs(measured[theta][x]) - threshold[x];
             v = v < 0.0f ? 0.0f : v;
-            terms[x] = cube ? v * v * v : v;
+            out[x] = cube ? v * v * v : v;
         }
-        row_sums[theta] = row_chain(terms, scored, cube, p_norm);
     }
+    row_chains(terms, std::size_t(width), scored, cube, p_norm, row_sums);
 }
 
-float reference_sum(const float* reference_row, float weight, const Region& scored, double p_norm, float* terms)
+void reference_sums(const float* const reference_rows[kOrientations], const float weight[kOrientations],
+                    const Region& scored, double p_norm, float* terms, float row_sums[kOrientations])
 {
     const DF d;
     const int n = static_cast<int>(hn::Lanes(d));
     const bool cube = p_norm == 3.0;
-    const VF w = hn::Set(d, weight);
-    int x = scored.left;
-    for (; x + n <= scored.right; x += n)
-        hn::StoreU(cube_or_argument(hn::Abs(hn::Mul(w, hn::LoadU(d, reference_row + x))), cube), d, terms + x);
-    for (; x < scored.right; ++x) {
-        const float v = std::fabs(weight * reference_row[x]);
-        terms[x] = cube ? v * v * v : v;
+    // The terms of column j at terms[theta * scored.right + j].
+    const std::size_t stride = static_cast<std::size_t>(scored.right);
+    for (int theta = 0; theta < kOrientations; ++theta) {
+        const float* row = reference_rows[theta];
+        float* out = terms + theta * stride;
+        const VF w = hn::Set(d, weight[theta]);
+        int x = scored.left;
+        for (; x + n <= scored.right; x += n)
+            hn::StoreU(cube_or_argument(hn::Abs(hn::Mul(w, hn::LoadU(d, row + x))), cube), d, out + x);
+        for (; x < scored.right; ++x) {
+            const float v = std::fabs(weight[theta] * row[x]);
+            out[x] = cube ? v * v * v : v;
+        }
     }
-    return row_chain(terms, scored, cube, p_norm);
+    row_chains(terms, stride, scored, cube, p_norm, row_sums);
 }
 
 }  // namespace
 
-Kernels simd_kernels_here() { return {vertical, horizontal, decouple, masked_row_sums, reference_sum}; }
+Kernels simd_kernels_here() { return {vertical, horizontal, decouple, masked_row_sums, reference_sums}; }
 #endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace twinvmaf::float_adm::HWY_NAMESPACE
