@@ -20,6 +20,7 @@
 #include <cstdint>
 
 #include "core/simd.h"
+#include "core/simd_to_float-inl.h"
 #include "features/float_adm/float_adm_kernels.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -92,22 +93,8 @@ void horizontal(const float* low, const float* high, int input_width, int width,
     for (; j < width; ++j) reference(j);
 }
 
-// static_cast<float> of each double: nearest, and infinite or NaN where the
-// double is or overflows. hn::DemoteTo is that only inside float's range
-// (Highway may clamp the rest, see speed_simd.cpp), so a vector with any
-// lane outside it goes lane by lane.
-HWY_INLINE hn::Vec<DH> to_float(VD v)
-{
-    const DD dd;
-    const DH dh;
-    if (HWY_LIKELY(hn::AllTrue(dd, hn::Le(hn::Abs(v), hn::Set(dd, 3.4028234663852886e38)))))
-        return hn::DemoteTo(dh, v);
-    HWY_ALIGN double wide[hn::MaxLanes(dd)];
-    HWY_ALIGN float narrow[hn::MaxLanes(dd)];
-    hn::Store(v, dd, wide);
-    for (std::size_t k = 0; k < hn::Lanes(dd); ++k) narrow[k] = static_cast<float>(wide[k]);
-    return hn::Load(dh, narrow);
-}
+// static_cast<float> of each double (core/simd_to_float-inl.h).
+HWY_INLINE hn::Vec<DH> to_float(VD v) { return simd::HWY_NAMESPACE::to_float_as_cast(DH(), v); }
 
 // `f` (double lanes -> double lanes) on each half of the float lanes,
 // promoted, and the results rounded back to float.
