@@ -73,6 +73,8 @@ TEST_F(SimdCli, SameBytesForEveryInstructionSet)
                                  " -n --feature psnr --feature vif=debug=true --feature adm=debug=true"
                                  " --feature motion=debug=true --feature cambi"
                                  " --feature speed_chroma --feature speed_temporal"
+                                 " --feature float_adm=debug=true --feature float_adm=adm_p_norm=2.5"
+                                 " --feature float_adm=adm_bypass_cm=1"
                                  " --json --precision max -o -";
         std::string first;
         for (simd::Target target : simd::available()) {
@@ -88,6 +90,7 @@ TEST_F(SimdCli, SameBytesForEveryInstructionSet)
         EXPECT_NE(first.find("integer_vif_num_scale3"), std::string::npos);
         EXPECT_NE(first.find("cambi"), std::string::npos);
         EXPECT_NE(first.find("speed_chroma_uv"), std::string::npos);
+        EXPECT_NE(first.find("adm2_apn_2.5"), std::string::npos);
     }
 }
 
