@@ -184,35 +184,20 @@ public:
     }
 
 private:
-    // Raw value of the sample if it is masked and in the band, else -1.
-    int counted(int row, unsigned col) const
-    {
-        const std::size_t at = static_cast<std::size_t>(row) * s_.stride + col;
-        if (!s_.mask[at]) return -1;
-        const unsigned compact = static_cast<unsigned>(s_.image[at]) - p_.band_base;
-        return compact < p_.band_size ? static_cast<int>(compact) : -1;
-    }
-
-    void range(unsigned col, int& lo, int& hi) const
-    {
-        lo = std::max(static_cast<int>(col) - static_cast<int>(pad_), 0);
-        hi = std::min(static_cast<int>(col + pad_ + 1), static_cast<int>(w_));
-    }
-
+    // The samples of `row` enter (Delta +1) or leave (-1) the histograms.
     template <int Delta>
     void update_row(int row)
     {
-        for (unsigned j = 0; j < columns_; ++j) {
-            const int v = counted(row, j);
-            if (v < 0) continue;
-            int lo, hi;
-            range(j, lo, hi);
-            add<Delta>(v, lo, hi);
-        }
+        std::int16_t* leaving = s_.counted.data();
+        std::int16_t* entering = leaving + columns_;
+        counted_row(row, Delta > 0 ? entering : leaving);
+        std::fill_n(Delta > 0 ? leaving : entering, columns_, std::int16_t{-1});
+        s_.kernels.slide_row(s_.histograms.data(), w_, leaving, entering, columns_, pad_);
     }
 
     // counted() of every column of a row into `out`, in a loop that
-    // vectorises.
+    // vectorises: the raw value of the sample if it is masked and in the
+    // band, else -1.
     void counted_row(int row, std::int16_t* out) const
     {
         const std::size_t at = static_cast<std::size_t>(row) * s_.stride;
@@ -231,22 +216,7 @@ private:
         std::int16_t* entering = leaving + columns_;
         counted_row(out_row, leaving);
         counted_row(in_row, entering);
-        for (unsigned j = 0; j < columns_; ++j) {
-            const int out = leaving[j];
-            const int in = entering[j];
-            if (out == in) continue;  // the same value leaves and enters
-            int lo, hi;
-            range(j, lo, hi);
-            if (out >= 0) add<-1>(out, lo, hi);
-            if (in >= 0) add<+1>(in, lo, hi);
-        }
-    }
-
-    template <int Delta>
-    void add(int compact, int lo, int hi)
-    {
-        std::uint16_t* h = s_.histograms.data() + static_cast<std::size_t>(compact) * w_;
-        for (int k = lo; k < hi; ++k) h[k] = static_cast<std::uint16_t>(h[k] + Delta);
+        s_.kernels.slide_row(s_.histograms.data(), w_, leaving, entering, columns_, pad_);
     }
 
     void compute_row(int row)

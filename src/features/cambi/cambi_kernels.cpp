@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/cpu_dispatch.h"
 #include "core/simd.h"
 
 namespace twinvmaf::cambi {
@@ -59,12 +60,31 @@ void add_fixed_values(const float* values, std::size_t n, FixedSum& sum)
     for (std::size_t i = 0; i < n; ++i) add_fixed(sum, c_value_fixed(values[i]));
 }
 
+// Per changed column, the two windows' entries one by one.
+TV_CPU_CLONES void slide_row(std::uint16_t* histograms, unsigned w, const std::int16_t* leaving,
+                             const std::int16_t* entering, unsigned columns, unsigned pad)
+{
+    const auto add = [&](int value, int lo, int hi, int delta) {
+        std::uint16_t* h = histograms + static_cast<std::size_t>(value) * w;
+        for (int k = lo; k < hi; ++k) h[k] = static_cast<std::uint16_t>(h[k] + delta);
+    };
+    for (unsigned j = 0; j < columns; ++j) {
+        const int out = leaving[j];
+        const int in = entering[j];
+        if (out == in) continue;  // the same value leaves and enters
+        const int lo = std::max(static_cast<int>(j) - static_cast<int>(pad), 0);
+        const int hi = std::min(static_cast<int>(j + pad + 1), static_cast<int>(w));
+        if (out >= 0) add(out, lo, hi, -1);
+        if (in >= 0) add(in, lo, hi, +1);
+    }
+}
+
 }  // namespace
 
 Kernels reference_kernels()
 {
     return {mask_row, decimate<std::uint16_t>, decimate<std::uint8_t>, c_values_row, compact_nonzero,
-            add_fixed_values};
+            add_fixed_values, slide_row};
 }
 
 Kernels kernels() { return simd::use_reference() ? reference_kernels() : simd_kernels(); }

@@ -43,6 +43,15 @@ using CompactNonzeroFn = std::size_t (*)(float* values, std::size_t n);
 // FixedSum comment gives) to `sum` as add_fixed(sum, c_value_fixed(v)) does.
 using AddFixedFn = void (*)(const float* values, std::size_t n, FixedSum& sum);
 
+// One row step of the per-column window histograms (row v of `histograms`,
+// stride w, counts band value v): for each column j in [0, columns) whose
+// leaving[j] and entering[j] differ, leaving[j] (if >= 0) leaves and
+// entering[j] (if >= 0) enters the histograms of the columns
+// [j - pad, j + pad] inside [0, w), each entry -1 and +1 in uint16
+// arithmetic (wrapping; the result is the same in any order).
+using SlideRowFn = void (*)(std::uint16_t* histograms, unsigned w, const std::int16_t* leaving,
+                            const std::int16_t* entering, unsigned columns, unsigned pad);
+
 struct Kernels {
     MaskRowFn mask_row;
     DecimateFn<std::uint16_t> decimate_image;
@@ -50,6 +59,7 @@ struct Kernels {
     CValuesRowFn c_values_row;
     CompactNonzeroFn compact_nonzero;
     AddFixedFn add_fixed_values;
+    SlideRowFn slide_row;
 };
 
 Kernels reference_kernels();

@@ -1,5 +1,6 @@
-// The CPU reference of float_adm: plane by plane, as Netflix's compute_adm,
-// over the math header's per-coefficient and per-row functions.
+// The CPU path of float_adm: plane by plane, as Netflix's compute_adm, over
+// the row kernels of float_adm_kernels.h (the math header's loops, or their
+// SIMD implementation with the same bits).
 //
 // Per scale (input: the picture, then the previous scale's a band):
 //   1. the wavelet of ref and dis, row by row: a into the next scale's input,
@@ -12,10 +13,10 @@
 #include <memory>
 #include <vector>
 
-#include "core/cpu_dispatch.h"
 #include "features/adm/adm_dwt_math.h"
 #include "features/common/float_picture.h"
 #include "features/float_adm/float_adm.h"
+#include "features/float_adm/float_adm_kernels.h"
 
 namespace twinvmaf::float_adm {
 
@@ -34,6 +35,8 @@ struct FloatAdmScratch final : Scratch {
     std::vector<float> weighted[2][kOrientations];  // CSF-weighted restored, additive parts
     std::vector<float> masking[2][kOrientations];   // their masking parts
     std::vector<float> threshold;       // one row of masking thresholds
+    std::vector<float> terms;           // one row of a sum's terms, per orientation
+    Kernels kernels = float_adm::kernels();
 
     FloatAdmScratch(const VideoFormat& format, const FrameParams& p)
     {
@@ -49,6 +52,7 @@ struct FloatAdmScratch final : Scratch {
         low.assign(format.width, 0.0f);
         high.assign(format.width, 0.0f);
         threshold.assign(p.scale[0].width, 0.0f);
+        terms.assign(std::size_t(kOrientations) * p.scale[0].width, 0.0f);
     }
 };
 
@@ -62,16 +66,14 @@ void wavelet(const ScaleParams& p, const float* input, float* a, float* const de
         const adm::Taps taps = adm::dwt_taps(y, p.input_height);
         const float* rows[4];
         for (int k = 0; k < 4; ++k) rows[k] = input + std::ptrdiff_t(taps.index[k]) * p.input_width;
-        dwt_vertical_row(rows, p.input_width, s.low.data(), s.high.data());
+        s.kernels.vertical(rows, p.input_width, s.low.data(), s.high.data());
         const std::ptrdiff_t row = std::ptrdiff_t(y) * p.width;
-        for (int j = 0; j < p.width; ++j) {
-            const std::ptrdiff_t at = row + j;
-            if (approx_only) {
-                dwt_horizontal(s.low.data(), s.high.data(), p.input_width, j, a + at, nullptr, nullptr, nullptr);
-            } else {
-                dwt_horizontal(s.low.data(), s.high.data(), p.input_width, j, a + at, detail[1] + at,
-                               detail[0] + at, detail[2] + at);
-            }
+        if (approx_only) {
+            s.kernels.horizontal(s.low.data(), s.high.data(), p.input_width, p.width, a + row, nullptr, nullptr,
+                                 nullptr);
+        } else {
+            s.kernels.horizontal(s.low.data(), s.high.data(), p.input_width, p.width, a + row, detail[1] + row,
+                                 detail[0] + row, detail[2] + row);
         }
     }
 }
@@ -80,25 +82,22 @@ void decouple_and_csf(const ScaleParams& p, const FrameParams& frame, FloatAdmSc
 {
     const Region& r = p.decoupled;
     for (int y = r.top; y < r.bottom; ++y) {
-        for (int x = r.left; x < r.right; ++x) {
-            const std::size_t at = std::size_t(y) * p.width + x;
-            float o[kOrientations], t[kOrientations], weighted[2][kOrientations], masking[2][kOrientations];
-            for (int theta = 0; theta < kOrientations; ++theta) {
-                o[theta] = s.detail[kRef][theta][at];
-                t[theta] = s.detail[kDis][theta][at];
-            }
-            decouple_and_weigh(o, t, frame.decouple, p.weight, weighted, masking);
+        const std::size_t row = std::size_t(y) * p.width;
+        DecoupleRow rows;
+        for (int theta = 0; theta < kOrientations; ++theta) {
+            rows.o[theta] = s.detail[kRef][theta].data() + row;
+            rows.t[theta] = s.detail[kDis][theta].data() + row;
             for (int part = 0; part < 2; ++part) {
-                for (int theta = 0; theta < kOrientations; ++theta) {
-                    s.weighted[part][theta][at] = weighted[part][theta];
-                    s.masking[part][theta][at] = masking[part][theta];
-                }
+                rows.weighted[part][theta] = s.weighted[part][theta].data() + row;
+                rows.masking[part][theta] = s.masking[part][theta].data() + row;
             }
         }
+        s.kernels.decouple(rows, r.left, r.right, frame.decouple, p.weight);
     }
 }
 
-// The masked sums of the part `measured`, with thresholds from the other part.
+// The masked sums of the part `measured`, with thresholds from the other part:
+// per orientation, the row sums added serially from the top.
 void masked_sums(const ScaleParams& p, const FrameParams& frame, int measured, FloatAdmScratch& s,
                  float sums[kOrientations])
 {
@@ -110,13 +109,14 @@ void masked_sums(const ScaleParams& p, const FrameParams& frame, int measured, F
     }
     planes.stride = p.width;
     const Region& scored = p.scored;
-    float* threshold = s.threshold.data();
     for (int y = scored.top; y < scored.bottom; ++y) {
-        for (int x = scored.left; x < scored.right; ++x)
-            threshold[x] = frame.bypass_cm ? 0.0f : masking_threshold(planes, p.width, p.height, y, x);
         const std::size_t row = std::size_t(y) * p.width;
-        for (int theta = 0; theta < kOrientations; ++theta)
-            sums[theta] += masked_row_sum(s.weighted[measured][theta].data() + row, threshold, scored, frame.p_norm);
+        const float* rows[kOrientations];
+        for (int theta = 0; theta < kOrientations; ++theta) rows[theta] = s.weighted[measured][theta].data() + row;
+        float row_sums[kOrientations];
+        s.kernels.masked_row_sums(planes, p.width, p.height, y, rows, scored, frame.bypass_cm, frame.p_norm,
+                                  s.threshold.data(), s.terms.data(), row_sums);
+        for (int theta = 0; theta < kOrientations; ++theta) sums[theta] += row_sums[theta];
     }
 }
 
@@ -125,9 +125,11 @@ ScaleSums analyse_scale(const ScaleParams& p, const FrameParams& frame, FloatAdm
     ScaleSums sums;
     for (int y = p.scored.top; y < p.scored.bottom; ++y) {
         const std::size_t row = std::size_t(y) * p.width;
-        for (int theta = 0; theta < kOrientations; ++theta)
-            sums.den[theta] +=
-                reference_row_sum(s.detail[kRef][theta].data() + row, p.weight[theta], p.scored, frame.p_norm);
+        const float* rows[kOrientations];
+        for (int theta = 0; theta < kOrientations; ++theta) rows[theta] = s.detail[kRef][theta].data() + row;
+        float row_sums[kOrientations];
+        s.kernels.reference_row_sums(rows, p.weight, p.scored, frame.p_norm, s.terms.data(), row_sums);
+        for (int theta = 0; theta < kOrientations; ++theta) sums.den[theta] += row_sums[theta];
     }
     decouple_and_csf(p, frame, s);
     masked_sums(p, frame, kRestored, s, sums.dlm);
@@ -135,7 +137,7 @@ ScaleSums analyse_scale(const ScaleParams& p, const FrameParams& frame, FloatAdm
     return sums;
 }
 
-TV_CPU_CLONES void extract_frame(const FrameParams& frame, FloatAdmScratch& s, ScaleSums sums[kScales])
+void extract_frame(const FrameParams& frame, FloatAdmScratch& s, ScaleSums sums[kScales])
 {
     for (int scale = 0; scale < kScales; ++scale) {
         const ScaleParams& p = frame.scale[scale];
