@@ -18,6 +18,7 @@
 
 #include "core/cr_log2.h"
 #include "core/simd.h"
+#include "core/simd_to_float-inl.h"
 #include "features/speed/speed_kernels.h"
 #include "features/speed/speed_math.h"
 
@@ -30,6 +31,7 @@ Kernels simd_kernels_here() { return reference_kernels(); }
 namespace {
 
 namespace hn = hwy::HWY_NAMESPACE;
+using simd::HWY_NAMESPACE::to_float;
 using D = hn::ScalableTag<double>;
 using V = hn::Vec<D>;
 using DU = hn::RebindToUnsigned<D>;
@@ -189,23 +191,6 @@ void log2_many(const double* x, std::size_t n, double* out)
     std::size_t i = 0;
     for (; i + lanes <= n; i += lanes) hn::StoreU(log2_vector(d, hn::LoadU(d, x + i)), d, out + i);
     for (; i < n; ++i) out[i] = tv::log2_correctly_rounded(x[i]);
-}
-
-// The doubles of `v` rounded to float as static_cast does: nearest, and
-// infinite or NaN where the double is or overflows. hn::DemoteTo is that
-// only inside float's range: Highway may clamp the rest to +-FLT_MAX (the
-// GCC 13 build on the Xeon turned inf into FLT_MAX and a NaN into
-// -FLT_MAX), so a vector with any lane outside it goes lane by lane.
-template <class DF>
-HWY_INLINE hn::Vec<DF> to_float(DF df, V v)
-{
-    const D d;
-    if (HWY_LIKELY(hn::AllTrue(d, hn::Le(hn::Abs(v), hn::Set(d, 3.4028234663852886e38))))) return hn::DemoteTo(df, v);
-    HWY_ALIGN double wide[hn::MaxLanes(d)];
-    HWY_ALIGN float narrow[hn::MaxLanes(d)];
-    hn::Store(v, d, wide);
-    for (std::size_t k = 0; k < hn::Lanes(d); ++k) narrow[k] = static_cast<float>(wide[k]);
-    return hn::Load(df, narrow);
 }
 
 void block_entropies(const float* eig, const float* variances, int blocks, float sigma_nn, double log2_2pie,
