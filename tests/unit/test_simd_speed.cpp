@@ -3,8 +3,9 @@
 // arguments over the whole double range (random bits, near 1 and near powers
 // of two on both sides, subnormals, zeros, negatives, infinities, NaN) at
 // every count 0..64 and a few larger, and the block entropies of 1..64 and
-// more blocks with eigenvalues and variances from 0 and below to huge.
-// Results are compared bit for bit.
+// more blocks with eigenvalues and variances from 0 and below to huge, and
+// the covariance sums of sub-pictures 1..64 and more wide. Results are
+// compared bit for bit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -168,6 +169,49 @@ TEST(SimdSpeed, NanEntropiesAreOneNan)
         std::vector<float> actual(blocks);
         simd_kernels().block_entropies(eig.data(), variances.data(), blocks, 0.0f, log2_2pi_e(), actual.data());
         ASSERT_EQ(first_difference(expected, actual), "");
+    });
+}
+
+// The covariance sums of every sub-picture width 1..64 and wider, on planes
+// in the range SpEED's filtered planes have (samples and differences of
+// -256..256, random, zero, extreme and alternating), with a row stride of
+// the plane's width or more; the whole sums buffer and the canaries after it
+// compared bit for bit.
+TEST(SimdSpeed, CovarianceSumsMatchTheReference)
+{
+    const Kernels reference = reference_kernels();
+    constexpr std::size_t kSums = static_cast<std::size_t>(kBlockElements) * kCovariancePad, kCanaries = 9;
+    for_each_simd_target([&] {
+        const Kernels simd = simd_kernels();
+        std::mt19937 rng(62);
+        std::uniform_real_distribution<float> any(-256.0f, 256.0f);
+        for (unsigned sub_w : test_widths()) {
+            if (sub_w == 1000) continue;  // the widest of SpEED's planes at 4K is about 230
+            for (int sub_h : {1, 3, 8}) {
+                const int w = static_cast<int>(sub_w) + kBlock - 1, h = sub_h + kBlock - 1;
+                const int stride = w + static_cast<int>(rng() % 3);
+                const int kind = static_cast<int>(rng() % 4);
+                SCOPED_TRACE(testing::Message() << "sub-picture " << sub_w << "x" << sub_h << " stride " << stride
+                                                << " kind " << kind);
+                std::vector<float> data(static_cast<std::size_t>(stride) * h);
+                for (std::size_t i = 0; i < data.size(); ++i)
+                    data[i] = kind == 0   ? any(rng)
+                              : kind == 1 ? 0.0f
+                              : kind == 2 ? ((rng() & 1) ? 255.99609f : -256.0f)
+                                          : ((i & 1) ? 127.5f : -128.0f);
+                float means[kBlockElements];
+                for (int k = 0; k < kBlockElements; ++k)
+                    means[k] = submatrix_mean(data.data(), stride, k / kBlock, k % kBlock, static_cast<int>(sub_w),
+                                              sub_h);
+                std::vector<double> centered(static_cast<std::size_t>(sub_w) * kCovariancePad);
+                std::vector<double> expected(kSums + kCanaries, -7.25), actual = expected;
+                reference.covariance_sums(data.data(), stride, static_cast<int>(sub_w), sub_h, means,
+                                          centered.data(), expected.data());
+                simd.covariance_sums(data.data(), stride, static_cast<int>(sub_w), sub_h, means, centered.data(),
+                                     actual.data());
+                ASSERT_EQ(0, std::memcmp(expected.data(), actual.data(), sizeof(double) * expected.size()));
+            }
+        }
     });
 }
 

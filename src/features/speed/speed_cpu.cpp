@@ -30,38 +30,7 @@ void remove_local_mean(float* plane, int w, int h, const std::vector<float>& tap
     for (std::size_t n = 0; n < static_cast<std::size_t>(w) * h; ++n) plane[n] -= filtered[n];
 }
 
-// Sums of (x - mean_x)(y - mean_y) in double for every pair of the 25 block
-// offsets, each pair in Netflix's order (sub-picture rows, then columns);
-// independent pairs run side by side in the vector lanes.
 }  // namespace
-
-TV_CPU_CLONES void covariance_sums(const float* data, int stride, int sub_w, int sub_h, const float* means,
-                                   double* centered, double* sums)
-{
-    std::fill(sums, sums + kBlockElements * kPad, 0.0);
-    for (int i = 0; i < sub_h; ++i) {
-        for (int j = 0; j < sub_w; ++j) {
-            double* c = centered + static_cast<std::ptrdiff_t>(j) * kPad;
-            for (int k = 0; k < kBlockElements; ++k) {
-                const int r = k / kBlock, col = k % kBlock;
-                c[k] = static_cast<double>(data[static_cast<std::ptrdiff_t>(r + i) * stride + (col + j)]) -
-                       static_cast<double>(means[k]);
-            }
-            for (int k = kBlockElements; k < kPad; ++k) c[k] = 0.0;
-        }
-        for (int j = 0; j < sub_w; ++j) {
-            const double* c = centered + static_cast<std::ptrdiff_t>(j) * kPad;
-            for (int x = 0; x < kBlockElements; ++x) {
-                const double cx = c[x];
-                double* s = sums + x * kPad;
-                // Only y <= x is wanted: up to the end of x's group of 8 (whole
-                // vectors of doubles; the entries above x there are unused).
-                const int y_end = (x | 7) + 1;
-                for (int y = 0; y < y_end; ++y) s[y] += cx * c[y];
-            }
-        }
-    }
-}
 
 namespace {
 
@@ -116,7 +85,7 @@ void plane_stats(const Settings& settings, const Geometry& g, const Filters& f, 
     for (int k = 0; k < n; ++k) means[k] = submatrix_mean(data, ow, k / kBlock, k % kBlock, sub_w, sub_h);
     s.centered.resize(static_cast<std::size_t>(sub_w) * kPad);
     s.sums.resize(static_cast<std::size_t>(n) * kPad);
-    covariance_sums(data, ow, sub_w, sub_h, means, s.centered.data(), s.sums.data());
+    s.kernels.covariance_sums(data, ow, sub_w, sub_h, means, s.centered.data(), s.sums.data());
     for (int a = 0; a < n; ++a)
         for (int b = 0; b <= a; ++b) {
             const float c = covariance_from_sum(s.sums[static_cast<std::size_t>(a) * kPad + b], sub_w, sub_h);

@@ -14,7 +14,10 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/cr_log2.h"
 #include "core/simd.h"
@@ -217,9 +220,76 @@ void block_entropies(const float* eig, const float* variances, int blocks, float
     for (; b < blocks; ++b) out[b] = block_entropy(eig, variances[b], sigma_nn, log2_2pie);
 }
 
+// covariance_sums(): the centred doubles of each block position (the same
+// subtraction of the same doubles), then each sum (x, y) one lane: the
+// products cx * c[y] added in position order, several positions before each
+// store (the same chain of additions). Lanes are at most 8, so that each x's
+// range of y, a whole group of 8, is whole vectors.
+using DC = hn::CappedTag<double, 8>;
+
+// sums[x][y] += c_q[x] * c_q[y] for the kPositions centred positions c_q
+// (kCovariancePad apart), q in order.
+template <int kPositions>
+HWY_INLINE void add_products(const double* c, double* sums)
+{
+    const DC d;
+    const int lanes = static_cast<int>(hn::Lanes(d));
+    for (int x = 0; x < kBlockElements; ++x) {
+        hn::Vec<DC> cx[kPositions];
+        for (int q = 0; q < kPositions; ++q) cx[q] = hn::Set(d, c[q * kCovariancePad + x]);
+        double* s = sums + x * kCovariancePad;
+        const int y_end = (x | 7) + 1;
+        for (int y = 0; y < y_end; y += lanes) {
+            auto sum = hn::LoadU(d, s + y);
+            for (int q = 0; q < kPositions; ++q)
+                sum = hn::Add(sum, hn::Mul(cx[q], hn::LoadU(d, c + q * kCovariancePad + y)));
+            hn::StoreU(sum, d, s + y);
+        }
+    }
+}
+
+void covariance_sums(const float* data, int stride, int sub_w, int sub_h, const float* means, double* centered,
+                     double* sums)
+{
+    const DC d;
+    const hn::Rebind<float, DC> df;
+    const int lanes = static_cast<int>(hn::Lanes(d));
+    std::fill(sums, sums + kBlockElements * kCovariancePad, 0.0);
+    // The means as doubles, and one picture row as doubles, each padded for
+    // the whole vectors read past their ends.
+    HWY_ALIGN double mean[kBlockElements + 8];
+    for (int k = 0; k < kBlockElements; ++k) mean[k] = static_cast<double>(means[k]);
+    for (int k = kBlockElements; k < kBlockElements + 8; ++k) mean[k] = 0.0;
+    std::vector<double> row(static_cast<std::size_t>(sub_w) + kBlock - 1 + 8, 0.0);
+    const int row_n = sub_w + kBlock - 1;
+    for (int i = 0; i < sub_h; ++i) {
+        for (int r = 0; r < kBlock; ++r) {
+            const float* in = data + static_cast<std::ptrdiff_t>(r + i) * stride;
+            int t = 0;
+            for (; t + lanes <= row_n; t += lanes) hn::StoreU(hn::PromoteTo(d, hn::LoadU(df, in + t)), d, row.data() + t);
+            for (; t < row_n; ++t) row[t] = static_cast<double>(in[t]);
+            // c[5r + col] = row[j + col] - mean[5r + col] for col < 5; a vector
+            // writes past col 4 into the next row's entries, which come later
+            // (and entries 25.. are zeroed last).
+            for (int j = 0; j < sub_w; ++j) {
+                double* c = centered + static_cast<std::ptrdiff_t>(j) * kCovariancePad + r * kBlock;
+                for (int col = 0; col < kBlock; col += lanes)
+                    hn::StoreU(hn::Sub(hn::LoadU(d, row.data() + j + col), hn::LoadU(d, mean + r * kBlock + col)), d,
+                               c + col);
+            }
+        }
+        for (int j = 0; j < sub_w; ++j)
+            std::fill(centered + static_cast<std::ptrdiff_t>(j) * kCovariancePad + kBlockElements,
+                      centered + static_cast<std::ptrdiff_t>(j + 1) * kCovariancePad, 0.0);
+        int j = 0;
+        for (; j + 4 <= sub_w; j += 4) add_products<4>(centered + static_cast<std::ptrdiff_t>(j) * kCovariancePad, sums);
+        for (; j < sub_w; ++j) add_products<1>(centered + static_cast<std::ptrdiff_t>(j) * kCovariancePad, sums);
+    }
+}
+
 }  // namespace
 
-Kernels simd_kernels_here() { return {log2_many, block_entropies}; }
+Kernels simd_kernels_here() { return {log2_many, block_entropies, covariance_sums}; }
 #endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace twinvmaf::speed::HWY_NAMESPACE
