@@ -136,32 +136,49 @@ HWY_INLINE void load_phases(const float* p, int factor, VF* phase)
     }
 }
 
-// Output samples [x_begin, x_end) of row `rows` (the size rows under the
-// kernel, top to bottom), their kernels inside the width and reading no
-// further than kernel_read_end(): decimated_sample() one sample per lane.
-template <int kFactor>
-int decimate_columns(const float* const* rows, int factor, int size, const float* weights, int x_begin, int x_end,
-                     float* o)
+// kBlocks vectors of output samples from x on (row `rows`: the size rows
+// under the kernel, top to bottom), decimated_sample() one sample per lane;
+// the blocks' sums are independent chains, interleaved so that one's
+// latency hides behind the others.
+template <int kFactor, int kBlocks>
+HWY_INLINE void decimate_vectors(const float* const* rows, int factor, int size, const float* weights, int x,
+                                 float* o)
 {
     const D d;
     const DF df;
     const int lanes = static_cast<int>(hn::Lanes(d));
     const int half = size / 2;
     const int step = kFactor == 0 ? 1 : kFactor;  // taps read by one load
-    int x = x_begin;
-    for (; x + lanes <= x_end; x += lanes) {
-        V sum = hn::Zero(d);
-        int k = 0;
-        for (int v = 0; v < size; ++v) {
-            const float* p = rows[v] + x * factor - half;
-            for (int u = 0; u < size; u += step) {
-                VF phase[4];
-                load_phases<kFactor>(p + u, factor, phase);
-                for (int q = 0; q < step && u + q < size; ++q, ++k) sum = add_tap(sum, phase[q], hn::Set(df, weights[k]));
+    V sum[kBlocks];
+    for (V& s : sum) s = hn::Zero(d);
+    int k = 0;
+    for (int v = 0; v < size; ++v) {
+        const float* p = rows[v] + x * factor - half;
+        for (int u = 0; u < size; u += step) {
+            VF phase[kBlocks][4];
+            for (int b = 0; b < kBlocks; ++b) load_phases<kFactor>(p + b * lanes * factor + u, factor, phase[b]);
+            for (int q = 0; q < step && u + q < size; ++q, ++k) {
+                const VF w = hn::Set(df, weights[k]);
+                for (int b = 0; b < kBlocks; ++b) sum[b] = add_tap(sum[b], phase[b][q], w);
             }
         }
-        hn::StoreU(to_float(df, sum), df, o + x);
     }
+    for (int b = 0; b < kBlocks; ++b) hn::StoreU(to_float(df, sum[b]), df, o + x + b * lanes);
+}
+
+// Output samples [x_begin, x_end) of a row, their kernels inside the width
+// and reading no further than kernel_read_end(), in whole vectors; returns
+// where the vectors end.
+template <int kFactor>
+int decimate_columns(const float* const* rows, int factor, int size, const float* weights, int x_begin, int x_end,
+                     float* o)
+{
+    constexpr int kBlocks = 4;
+    const int lanes = static_cast<int>(hn::Lanes(D()));
+    int x = x_begin;
+    for (; x + kBlocks * lanes <= x_end; x += kBlocks * lanes)
+        decimate_vectors<kFactor, kBlocks>(rows, factor, size, weights, x, o);
+    for (; x + lanes <= x_end; x += lanes) decimate_vectors<kFactor, 1>(rows, factor, size, weights, x, o);
     return x;
 }
 
