@@ -109,7 +109,7 @@ TEST(SimdSsim, TermsRowMatchesTheReference)
             const int w = static_cast<int>(width);
             const std::size_t n = static_cast<std::size_t>(width);
             // Moments of real pictures: the horizontal pass of kWindow rows.
-            for (unsigned bitdepth : {8u, 12u, 16u})
+            for (unsigned bitdepth : {8u, 16u})
                 for (Fill fill : kFills) {
                     SCOPED_TRACE(testing::Message() << "width " << width << " bitdepth " << bitdepth << " fill "
                                                     << test::fill_name(fill));
@@ -170,11 +170,13 @@ TEST(SimdSsim, DecimateMatchesTheReference)
         std::mt19937 rng(72);
         for (const Decimation& dec : all) {
             // Every output width 1..64 and wider (an input of at least half
-            // the kernel, as the features' size checks guarantee).
+            // the kernel, as the features' size checks guarantee); the
+            // factors of the gathered path (not 2 or 4) fewer of them.
+            const bool interleaved = dec.factor == 2 || dec.factor == 4;
             std::vector<int> widths;
             for (unsigned out_w : test_widths())
                 for (int w : {static_cast<int>(out_w) * dec.factor - 1, static_cast<int>(out_w) * dec.factor})
-                    if (w >= dec.size / 2 + 1) widths.push_back(w);
+                    if (w >= dec.size / 2 + 1 && (interleaved || out_w <= 20 || out_w % 16 == 1)) widths.push_back(w);
             for (int w : widths)
                 for (int h : {dec.size / 2 + 1, 2 * dec.size + 3}) {
                     const Fill fill = kFills[rng() % 5];
