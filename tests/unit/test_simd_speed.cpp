@@ -4,8 +4,8 @@
 // of two on both sides, subnormals, zeros, negatives, infinities, NaN) at
 // every count 0..64 and a few larger, and the block entropies of 1..64 and
 // more blocks with eigenvalues and variances from 0 and below to huge, and
-// the covariance sums of sub-pictures 1..64 and more wide. Results are
-// compared bit for bit.
+// the covariance sums of sub-pictures 1..64 and more wide, and the back
+// substitution of 1..64 and more columns. Results are compared bit for bit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -210,6 +210,38 @@ TEST(SimdSpeed, CovarianceSumsMatchTheReference)
                 simd.covariance_sums(data.data(), stride, static_cast<int>(sub_w), sub_h, means, centered.data(),
                                      actual.data());
                 ASSERT_EQ(0, std::memcmp(expected.data(), actual.data(), sizeof(double) * expected.size()));
+            }
+        }
+    });
+}
+
+// The back substitution of every column count 1..64 and more (SpEED's
+// blocks), R with diagonals of both signs and, in some rounds, one below the
+// singularity threshold (the columns then stop part-way, as the reference
+// leaves them); X and the canaries after it compared bit for bit.
+TEST(SimdSpeed, BackSubstituteMatchesTheReference)
+{
+    const Kernels reference = reference_kernels();
+    constexpr int n = kBlockElements;
+    for_each_simd_target([&] {
+        const Kernels simd = simd_kernels();
+        std::mt19937 rng(63);
+        std::normal_distribution<float> normal(0.0f, 30.0f);
+        for (unsigned cols : test_widths()) {
+            for (int round = 0; round < 3; ++round) {
+                SCOPED_TRACE(testing::Message() << "columns " << cols << " round " << round);
+                std::vector<float> r(n * n, 0.0f), b(static_cast<std::size_t>(n) * cols);
+                for (int i = 0; i < n; ++i)
+                    for (int k = i; k < n; ++k) r[i * n + k] = normal(rng);
+                for (int i = 0; i < n; ++i)
+                    if (std::fabs(r[i * n + i]) < 1e-3f) r[i * n + i] = 1.0f;
+                if (round == 2) r[(rng() % n) * (n + 1)] = (rng() & 1) ? 1e-7f : -0.0f;  // singular
+                for (float& v : b) v = normal(rng);
+                std::vector<float> expected(static_cast<std::size_t>(n) * cols + 11, -3.5f), actual = expected;
+                const bool solved = reference.back_substitute(r.data(), b.data(), expected.data(), n, static_cast<int>(cols));
+                EXPECT_EQ(solved, round != 2);
+                EXPECT_EQ(simd.back_substitute(r.data(), b.data(), actual.data(), n, static_cast<int>(cols)), solved);
+                ASSERT_EQ(first_difference(expected, actual), "");
             }
         }
     });

@@ -34,7 +34,7 @@ void remove_local_mean(float* plane, int w, int h, const std::vector<float>& tap
 
 namespace {
 
-TV_CPU_CLONES bool solve(const float* cov, const float* y, float* x, int cols, float* work)
+TV_CPU_CLONES bool solve(const float* cov, const float* y, float* x, int cols, float* work, const Kernels& kernels)
 {
     float* qt = work;
     float* r = qt + kBlockElements * kBlockElements;
@@ -42,9 +42,7 @@ TV_CPU_CLONES bool solve(const float* cov, const float* y, float* x, int cols, f
     float* qy = qr_scratch + 4 * kBlockElements * kBlockElements + kBlockElements;
     qr_decompose(cov, kBlockElements, qt, r, qr_scratch, SerialLoop{});
     matmul(qy, qt, y, kBlockElements, cols);
-    bool solved = true;
-    for (int j = 0; j < cols; ++j) solved = back_substitute_column(r, qy, x, kBlockElements, cols, j) && solved;
-    return solved;
+    return kernels.back_substitute(r, qy, x, kBlockElements, cols);
 }
 
 }  // namespace
@@ -105,7 +103,7 @@ void plane_stats(const Settings& settings, const Geometry& g, const Filters& f, 
     bool solved = false;
     if (regular) {
         std::vector<float> solve_work(static_cast<std::size_t>(7) * n * n + n + static_cast<std::size_t>(n) * blocks);
-        solved = solve(cov, y, x, blocks, solve_work.data());
+        solved = solve(cov, y, x, blocks, solve_work.data(), s.kernels);
     }
     out.singular = !solved;
     if (out.singular) std::fill(x, x + static_cast<std::size_t>(n) * blocks, 0.0f);

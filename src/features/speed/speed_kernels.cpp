@@ -25,6 +25,13 @@ void block_entropies(const float* eig, const float* variances, int blocks, float
     for (int b = 0; b < blocks; ++b) out[b] = block_entropy(eig, variances[b], sigma_nn, log2_2pie);
 }
 
+bool back_substitute(const float* r, const float* b, float* x, int n, int cols)
+{
+    bool solved = true;
+    for (int j = 0; j < cols; ++j) solved = back_substitute_column(r, b, x, n, cols, j) && solved;
+    return solved;
+}
+
 }  // namespace
 
 // The sums of (x - mean_x)(y - mean_y) in double for every pair of the 25
@@ -59,7 +66,7 @@ TV_CPU_CLONES void covariance_sums(const float* data, int stride, int sub_w, int
     }
 }
 
-Kernels reference_kernels() { return {log2_loop, block_entropies, covariance_sums}; }
+Kernels reference_kernels() { return {log2_loop, block_entropies, covariance_sums, back_substitute}; }
 
 Kernels kernels() { return simd::use_reference() ? reference_kernels() : simd_kernels(); }
 

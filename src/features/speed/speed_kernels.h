@@ -31,10 +31,15 @@ using CovarianceSumsFn = void (*)(const float* data, int stride, int sub_w, int 
 void covariance_sums(const float* data, int stride, int sub_w, int sub_h, const float* means, double* centered,
                      double* sums);
 
+// back_substitute_column() of speed_math.h for every column j < cols of X
+// (R X = B, R upper triangular n x n): whether every column was solved.
+using BackSubstituteFn = bool (*)(const float* r, const float* b, float* x, int n, int cols);
+
 struct Kernels {
     Log2Fn log2;
     BlockEntropiesFn block_entropies;
     CovarianceSumsFn covariance_sums;
+    BackSubstituteFn back_substitute;
 };
 
 Kernels reference_kernels();

@@ -287,9 +287,32 @@ void covariance_sums(const float* data, int stride, int sub_w, int sub_h, const 
     }
 }
 
+// back_substitute_column() of every column, one column per float lane: the
+// same subtractions of the same float products in k order and the same
+// division. Where a diagonal entry of R fails the test (each column would
+// stop there, partly written), the reference does all of it.
+bool back_substitute(const float* r, const float* b, float* x, int n, int cols)
+{
+    for (int i = 0; i < n; ++i)
+        if (static_cast<double>(abs_f(r[i * n + i])) < kEigenvalueEps)
+            return reference_kernels().back_substitute(r, b, x, n, cols);
+    const hn::ScalableTag<float> df;
+    const int lanes = static_cast<int>(hn::Lanes(df));
+    int j = 0;
+    for (; j + lanes <= cols; j += lanes)
+        for (int i = n - 1; i >= 0; --i) {
+            auto xi = hn::LoadU(df, b + i * cols + j);
+            for (int k = i + 1; k < n; ++k)
+                xi = hn::Sub(xi, hn::Mul(hn::LoadU(df, x + k * cols + j), hn::Set(df, r[i * n + k])));
+            hn::StoreU(hn::Div(xi, hn::Set(df, r[i * n + i])), df, x + i * cols + j);
+        }
+    for (; j < cols; ++j) back_substitute_column(r, b, x, n, cols, j);  // solved: every column is
+    return true;
+}
+
 }  // namespace
 
-Kernels simd_kernels_here() { return {log2_many, block_entropies, covariance_sums}; }
+Kernels simd_kernels_here() { return {log2_many, block_entropies, covariance_sums, back_substitute}; }
 #endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace twinvmaf::speed::HWY_NAMESPACE
