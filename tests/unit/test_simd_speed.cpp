@@ -4,7 +4,7 @@
 // of two on both sides, subnormals, zeros, negatives, infinities, NaN) at
 // every count 0..64 and a few larger, and the block entropies of 1..64 and
 // more blocks with eigenvalues and variances from 0 and below to huge, and
-// the covariance sums of sub-pictures 1..64 and more wide, and the back
+// the block means and covariance sums of sub-pictures 1..64 and more wide, and the back
 // substitution of 1..64 and more columns. Results are compared bit for bit.
 #include <gtest/gtest.h>
 
@@ -172,12 +172,13 @@ TEST(SimdSpeed, NanEntropiesAreOneNan)
     });
 }
 
-// The covariance sums of every sub-picture width 1..64 and wider, on planes
+// The 25 block means and the covariance sums of every sub-picture width
+// 1..64 and wider, on planes
 // in the range SpEED's filtered planes have (samples and differences of
 // -256..256, random, zero, extreme and alternating), with a row stride of
 // the plane's width or more; the whole sums buffer and the canaries after it
 // compared bit for bit.
-TEST(SimdSpeed, CovarianceSumsMatchTheReference)
+TEST(SimdSpeed, BlockMeansAndCovarianceSumsMatchTheReference)
 {
     const Kernels reference = reference_kernels();
     constexpr std::size_t kSums = static_cast<std::size_t>(kBlockElements) * kCovariancePad, kCanaries = 9;
@@ -199,10 +200,12 @@ TEST(SimdSpeed, CovarianceSumsMatchTheReference)
                               : kind == 1 ? 0.0f
                               : kind == 2 ? ((rng() & 1) ? 255.99609f : -256.0f)
                                           : ((i & 1) ? 127.5f : -128.0f);
-                float means[kBlockElements];
-                for (int k = 0; k < kBlockElements; ++k)
-                    means[k] = submatrix_mean(data.data(), stride, k / kBlock, k % kBlock, static_cast<int>(sub_w),
-                                              sub_h);
+                float means[kBlockElements + 3], simd_means[kBlockElements + 3];
+                std::fill(means, means + kBlockElements + 3, -1.5f);
+                std::fill(simd_means, simd_means + kBlockElements + 3, -1.5f);
+                reference.block_means(data.data(), stride, static_cast<int>(sub_w), sub_h, means);
+                simd.block_means(data.data(), stride, static_cast<int>(sub_w), sub_h, simd_means);
+                ASSERT_EQ(0, std::memcmp(means, simd_means, sizeof means));
                 std::vector<double> centered(static_cast<std::size_t>(sub_w) * kCovariancePad);
                 std::vector<double> expected(kSums + kCanaries, -7.25), actual = expected;
                 reference.covariance_sums(data.data(), stride, static_cast<int>(sub_w), sub_h, means,

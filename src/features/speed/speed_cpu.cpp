@@ -80,7 +80,7 @@ void plane_stats(const Settings& settings, const Geometry& g, const Filters& f, 
     float* y = means + n;
     float* x = y + static_cast<std::size_t>(n) * blocks;
 
-    for (int k = 0; k < n; ++k) means[k] = submatrix_mean(data, ow, k / kBlock, k % kBlock, sub_w, sub_h);
+    s.kernels.block_means(data, ow, sub_w, sub_h, means);
     s.centered.resize(static_cast<std::size_t>(sub_w) * kPad);
     s.sums.resize(static_cast<std::size_t>(n) * kPad);
     s.kernels.covariance_sums(data, ow, sub_w, sub_h, means, s.centered.data(), s.sums.data());

@@ -32,6 +32,11 @@ bool back_substitute(const float* r, const float* b, float* x, int n, int cols)
     return solved;
 }
 
+void block_means(const float* data, int stride, int sub_w, int sub_h, float* means)
+{
+    for (int k = 0; k < kBlockElements; ++k) means[k] = submatrix_mean(data, stride, k / kBlock, k % kBlock, sub_w, sub_h);
+}
+
 }  // namespace
 
 // The sums of (x - mean_x)(y - mean_y) in double for every pair of the 25
@@ -66,7 +71,7 @@ TV_CPU_CLONES void covariance_sums(const float* data, int stride, int sub_w, int
     }
 }
 
-Kernels reference_kernels() { return {log2_loop, block_entropies, covariance_sums, back_substitute}; }
+Kernels reference_kernels() { return {log2_loop, block_entropies, covariance_sums, back_substitute, block_means}; }
 
 Kernels kernels() { return simd::use_reference() ? reference_kernels() : simd_kernels(); }
 

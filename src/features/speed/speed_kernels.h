@@ -35,11 +35,16 @@ void covariance_sums(const float* data, int stride, int sub_w, int sub_h, const 
 // (R X = B, R upper triangular n x n): whether every column was solved.
 using BackSubstituteFn = bool (*)(const float* r, const float* b, float* x, int n, int cols);
 
+// means[k] = submatrix_mean(data, stride, k / 5, k % 5, sub_w, sub_h) of
+// speed_math.h for the 25 block offsets k.
+using BlockMeansFn = void (*)(const float* data, int stride, int sub_w, int sub_h, float* means);
+
 struct Kernels {
     Log2Fn log2;
     BlockEntropiesFn block_entropies;
     CovarianceSumsFn covariance_sums;
     BackSubstituteFn back_substitute;
+    BlockMeansFn block_means;
 };
 
 Kernels reference_kernels();

@@ -310,9 +310,52 @@ bool back_substitute(const float* r, const float* b, float* x, int n, int cols)
     return true;
 }
 
+// submatrix_mean() of the 25 offsets: 25 float chains side by side, lane c
+// of row r's vectors being offset (r, c), each adding its samples in the
+// reference's order (rows, then columns) from 0; the columns whose vectors
+// would read past the sub-picture's last sample column (+4) are added by
+// scalar code in their place in the order. The division as the reference.
+void block_means(const float* data, int stride, int sub_w, int sub_h, float* means)
+{
+    using DM = hn::CappedTag<float, 8>;
+    const DM df;
+    const int lanes = static_cast<int>(hn::Lanes(df));
+    constexpr int kMaxVectors = 2;  // vectors per row: 5 columns in 8 or 4 lanes
+    const int vectors = (kBlock + lanes - 1) / lanes;
+    if (vectors > kMaxVectors) return reference_kernels().block_means(data, stride, sub_w, sub_h, means);
+    const int width = vectors * lanes;  // floats read from the first column
+    const int vector_end = std::max(0, sub_w + kBlock - 1 - width + 1);  // j < this: reads in the row
+    hn::Vec<DM> sum[kBlock][kMaxVectors];
+    for (auto& row : sum)
+        for (auto& v : row) v = hn::Zero(df);
+    HWY_ALIGN float lane_sums[kBlock][kMaxVectors * 8];
+    for (int i = 0; i < sub_h; ++i) {
+        int j = 0;
+        for (; j < std::min(vector_end, sub_w); ++j)
+            for (int r = 0; r < kBlock; ++r) {
+                const float* p = data + static_cast<std::ptrdiff_t>(r + i) * stride + j;
+                for (int v = 0; v < vectors; ++v) sum[r][v] = hn::Add(sum[r][v], hn::LoadU(df, p + v * lanes));
+            }
+        if (j < sub_w) {
+            for (int r = 0; r < kBlock; ++r)
+                for (int v = 0; v < vectors; ++v) hn::Store(sum[r][v], df, lane_sums[r] + v * lanes);
+            for (; j < sub_w; ++j)
+                for (int r = 0; r < kBlock; ++r)
+                    for (int c = 0; c < kBlock; ++c)
+                        lane_sums[r][c] += data[static_cast<std::ptrdiff_t>(r + i) * stride + (c + j)];
+            for (int r = 0; r < kBlock; ++r)
+                for (int v = 0; v < vectors; ++v) sum[r][v] = hn::Load(df, lane_sums[r] + v * lanes);
+        }
+    }
+    for (int r = 0; r < kBlock; ++r)
+        for (int v = 0; v < vectors; ++v) hn::Store(sum[r][v], df, lane_sums[r] + v * lanes);
+    const float count = static_cast<float>(static_cast<std::size_t>(sub_w) * static_cast<std::size_t>(sub_h));
+    for (int k = 0; k < kBlockElements; ++k) means[k] = lane_sums[k / kBlock][k % kBlock] / count;
+}
+
 }  // namespace
 
-Kernels simd_kernels_here() { return {log2_many, block_entropies, covariance_sums, back_substitute}; }
+Kernels simd_kernels_here() { return {log2_many, block_entropies, covariance_sums, back_substitute, block_means}; }
 #endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace twinvmaf::speed::HWY_NAMESPACE
