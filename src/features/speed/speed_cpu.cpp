@@ -138,6 +138,29 @@ void to_float(const PlaneView& p, unsigned bitdepth, float* out)
     float_picture::plane_to_float(p, bitdepth, -128.0f, out, p.width);
 }
 
+// to_float(previous) - to_float(current), per sample in float, in one pass
+// (the same conversions and subtraction, without the two float planes'
+// round trips through memory).
+template <class Sample>
+void difference_rows(const PlaneView& previous, const PlaneView& current, unsigned bitdepth, float* out)
+{
+    for (unsigned y = 0; y < previous.height; ++y) {
+        const Sample* a = previous.row<Sample>(y);
+        const Sample* b = current.row<Sample>(y);
+        float* o = out + static_cast<std::size_t>(y) * previous.width;
+        for (unsigned x = 0; x < previous.width; ++x)
+            o[x] = float_picture::sample_to_float(a[x], bitdepth, -128.0f) -
+                   float_picture::sample_to_float(b[x], bitdepth, -128.0f);
+    }
+}
+
+TV_CPU_CLONES void difference_to_float(const PlaneView& previous, const PlaneView& current, unsigned bitdepth,
+                                       float* out)
+{
+    if (bitdepth == 8) return difference_rows<std::uint8_t>(previous, current, 8, out);
+    difference_rows<std::uint16_t>(previous, current, bitdepth, out);
+}
+
 }  // namespace
 
 std::unique_ptr<Scratch> SpeedExtractor::make_scratch() const { return std::make_unique<PlaneScratch>(); }
@@ -187,16 +210,15 @@ void SpeedTemporal::extract(const FrameInputs& inputs, FrameScores& scores, Scra
     }
     PlaneScratch& s = *static_cast<PlaneScratch*>(scratch);
     const std::size_t samples = static_cast<std::size_t>(geometry_.width) * geometry_.height;
-    s.plane.resize(samples);
     s.ref_plane2.resize(samples);
     s.dis_plane2.resize(samples);
-    // previous - current, per sample in float.
-    to_float(inputs.previous_ref[0]->plane(0), format_.bitdepth, s.ref_plane2.data());
-    to_float(inputs.ref.plane(0), format_.bitdepth, s.plane.data());
-    for (std::size_t n = 0; n < samples; ++n) s.ref_plane2[n] -= s.plane[n];
-    to_float(inputs.previous_dis[0]->plane(0), format_.bitdepth, s.dis_plane2.data());
-    if (!settings_.use_ref_diff) to_float(inputs.dis.plane(0), format_.bitdepth, s.plane.data());
-    for (std::size_t n = 0; n < samples; ++n) s.dis_plane2[n] -= s.plane[n];
+    // previous - current, per sample in float (use_ref_diff: the distorted
+    // previous frame less the current reference).
+    difference_to_float(inputs.previous_ref[0]->plane(0), inputs.ref.plane(0), format_.bitdepth,
+                        s.ref_plane2.data());
+    difference_to_float(inputs.previous_dis[0]->plane(0),
+                        settings_.use_ref_diff ? inputs.ref.plane(0) : inputs.dis.plane(0), format_.bitdepth,
+                        s.dis_plane2.data());
 
     plane_stats(settings_, geometry_, filters_, s.ref_plane2.data(), s, s.ref);
     plane_stats(settings_, geometry_, filters_, s.dis_plane2.data(), s, s.dis);
