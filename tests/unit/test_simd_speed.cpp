@@ -3,8 +3,9 @@
 // arguments over the whole double range (random bits, near 1 and near powers
 // of two on both sides, subnormals, zeros, negatives, infinities, NaN) at
 // every count 0..64 and a few larger, and the block entropies of 1..64 and
-// more blocks with eigenvalues and variances from 0 and below to huge.
-// Results are compared bit for bit.
+// more blocks with eigenvalues and variances from 0 and below to huge, and
+// the block means and covariance sums of sub-pictures 1..64 and more wide, and the back
+// substitution of 1..64 and more columns. Results are compared bit for bit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -168,6 +169,84 @@ TEST(SimdSpeed, NanEntropiesAreOneNan)
         std::vector<float> actual(blocks);
         simd_kernels().block_entropies(eig.data(), variances.data(), blocks, 0.0f, log2_2pi_e(), actual.data());
         ASSERT_EQ(first_difference(expected, actual), "");
+    });
+}
+
+// The 25 block means and the covariance sums of every sub-picture width
+// 1..64 and wider, on planes
+// in the range SpEED's filtered planes have (samples and differences of
+// -256..256, random, zero, extreme and alternating), with a row stride of
+// the plane's width or more; the whole sums buffer and the canaries after it
+// compared bit for bit.
+TEST(SimdSpeed, BlockMeansAndCovarianceSumsMatchTheReference)
+{
+    const Kernels reference = reference_kernels();
+    constexpr std::size_t kSums = static_cast<std::size_t>(kBlockElements) * kCovariancePad, kCanaries = 9;
+    for_each_simd_target([&] {
+        const Kernels simd = simd_kernels();
+        std::mt19937 rng(62);
+        std::uniform_real_distribution<float> any(-256.0f, 256.0f);
+        for (unsigned sub_w : test_widths()) {
+            if (sub_w == 1000) continue;  // the widest of SpEED's planes at 4K is about 230
+            for (int sub_h : {1, 3, 8}) {
+                const int w = static_cast<int>(sub_w) + kBlock - 1, h = sub_h + kBlock - 1;
+                const int stride = w + static_cast<int>(rng() % 3);
+                const int kind = static_cast<int>(rng() % 4);
+                SCOPED_TRACE(testing::Message() << "sub-picture " << sub_w << "x" << sub_h << " stride " << stride
+                                                << " kind " << kind);
+                std::vector<float> data(static_cast<std::size_t>(stride) * h);
+                for (std::size_t i = 0; i < data.size(); ++i)
+                    data[i] = kind == 0   ? any(rng)
+                              : kind == 1 ? 0.0f
+                              : kind == 2 ? ((rng() & 1) ? 255.99609f : -256.0f)
+                                          : ((i & 1) ? 127.5f : -128.0f);
+                float means[kBlockElements + 3], simd_means[kBlockElements + 3];
+                std::fill(means, means + kBlockElements + 3, -1.5f);
+                std::fill(simd_means, simd_means + kBlockElements + 3, -1.5f);
+                reference.block_means(data.data(), stride, static_cast<int>(sub_w), sub_h, means);
+                simd.block_means(data.data(), stride, static_cast<int>(sub_w), sub_h, simd_means);
+                ASSERT_EQ(0, std::memcmp(means, simd_means, sizeof means));
+                std::vector<double> centered(static_cast<std::size_t>(sub_w) * kCovariancePad);
+                std::vector<double> expected(kSums + kCanaries, -7.25), actual = expected;
+                reference.covariance_sums(data.data(), stride, static_cast<int>(sub_w), sub_h, means,
+                                          centered.data(), expected.data());
+                simd.covariance_sums(data.data(), stride, static_cast<int>(sub_w), sub_h, means, centered.data(),
+                                     actual.data());
+                ASSERT_EQ(0, std::memcmp(expected.data(), actual.data(), sizeof(double) * expected.size()));
+            }
+        }
+    });
+}
+
+// The back substitution of every column count 1..64 and more (SpEED's
+// blocks), R with diagonals of both signs and, in some rounds, one below the
+// singularity threshold (the columns then stop part-way, as the reference
+// leaves them); X and the canaries after it compared bit for bit.
+TEST(SimdSpeed, BackSubstituteMatchesTheReference)
+{
+    const Kernels reference = reference_kernels();
+    constexpr int n = kBlockElements;
+    for_each_simd_target([&] {
+        const Kernels simd = simd_kernels();
+        std::mt19937 rng(63);
+        std::normal_distribution<float> normal(0.0f, 30.0f);
+        for (unsigned cols : test_widths()) {
+            for (int round = 0; round < 3; ++round) {
+                SCOPED_TRACE(testing::Message() << "columns " << cols << " round " << round);
+                std::vector<float> r(n * n, 0.0f), b(static_cast<std::size_t>(n) * cols);
+                for (int i = 0; i < n; ++i)
+                    for (int k = i; k < n; ++k) r[i * n + k] = normal(rng);
+                for (int i = 0; i < n; ++i)
+                    if (std::fabs(r[i * n + i]) < 1e-3f) r[i * n + i] = 1.0f;
+                if (round == 2) r[(rng() % n) * (n + 1)] = (rng() & 1) ? 1e-7f : -0.0f;  // singular
+                for (float& v : b) v = normal(rng);
+                std::vector<float> expected(static_cast<std::size_t>(n) * cols + 11, -3.5f), actual = expected;
+                const bool solved = reference.back_substitute(r.data(), b.data(), expected.data(), n, static_cast<int>(cols));
+                EXPECT_EQ(solved, round != 2);
+                EXPECT_EQ(simd.back_substitute(r.data(), b.data(), actual.data(), n, static_cast<int>(cols)), solved);
+                ASSERT_EQ(first_difference(expected, actual), "");
+            }
+        }
     });
 }
 

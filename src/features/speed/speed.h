@@ -84,14 +84,6 @@ struct PlaneScratch final : Scratch {
 void plane_stats(const Settings& settings, const Geometry& geometry, const Filters& filters,
                  const float* plane, PlaneScratch& scratch, PlaneStats& out);
 
-// The CPU's covariance sums of all 325 pairs of block offsets at once:
-// sums[x * kCovariancePad + y] = covariance_pair_sum(..., x, y) for y <= x
-// (speed_math.h; the pairs run side by side in vector lanes; the entries
-// with y > x are unspecified). centered holds sub_w * kCovariancePad doubles.
-inline constexpr int kCovariancePad = 32;
-void covariance_sums(const float* data, int stride, int sub_w, int sub_h, const float* means, double* centered,
-                     double* sums);
-
 // Score of a reference / distorted pair of stats (get_speed_score), as float.
 float speed_score(const Settings& settings, const Geometry& geometry, const PlaneStats& ref,
                   const PlaneStats& dis);

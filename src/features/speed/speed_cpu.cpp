@@ -30,42 +30,11 @@ void remove_local_mean(float* plane, int w, int h, const std::vector<float>& tap
     for (std::size_t n = 0; n < static_cast<std::size_t>(w) * h; ++n) plane[n] -= filtered[n];
 }
 
-// Sums of (x - mean_x)(y - mean_y) in double for every pair of the 25 block
-// offsets, each pair in Netflix's order (sub-picture rows, then columns);
-// independent pairs run side by side in the vector lanes.
 }  // namespace
-
-TV_CPU_CLONES void covariance_sums(const float* data, int stride, int sub_w, int sub_h, const float* means,
-                                   double* centered, double* sums)
-{
-    std::fill(sums, sums + kBlockElements * kPad, 0.0);
-    for (int i = 0; i < sub_h; ++i) {
-        for (int j = 0; j < sub_w; ++j) {
-            double* c = centered + static_cast<std::ptrdiff_t>(j) * kPad;
-            for (int k = 0; k < kBlockElements; ++k) {
-                const int r = k / kBlock, col = k % kBlock;
-                c[k] = static_cast<double>(data[static_cast<std::ptrdiff_t>(r + i) * stride + (col + j)]) -
-                       static_cast<double>(means[k]);
-            }
-            for (int k = kBlockElements; k < kPad; ++k) c[k] = 0.0;
-        }
-        for (int j = 0; j < sub_w; ++j) {
-            const double* c = centered + static_cast<std::ptrdiff_t>(j) * kPad;
-            for (int x = 0; x < kBlockElements; ++x) {
-                const double cx = c[x];
-                double* s = sums + x * kPad;
-                // Only y <= x is wanted: up to the end of x's group of 8 (whole
-                // vectors of doubles; the entries above x there are unused).
-                const int y_end = (x | 7) + 1;
-                for (int y = 0; y < y_end; ++y) s[y] += cx * c[y];
-            }
-        }
-    }
-}
 
 namespace {
 
-TV_CPU_CLONES bool solve(const float* cov, const float* y, float* x, int cols, float* work)
+TV_CPU_CLONES bool solve(const float* cov, const float* y, float* x, int cols, float* work, const Kernels& kernels)
 {
     float* qt = work;
     float* r = qt + kBlockElements * kBlockElements;
@@ -73,9 +42,7 @@ TV_CPU_CLONES bool solve(const float* cov, const float* y, float* x, int cols, f
     float* qy = qr_scratch + 4 * kBlockElements * kBlockElements + kBlockElements;
     qr_decompose(cov, kBlockElements, qt, r, qr_scratch, SerialLoop{});
     matmul(qy, qt, y, kBlockElements, cols);
-    bool solved = true;
-    for (int j = 0; j < cols; ++j) solved = back_substitute_column(r, qy, x, kBlockElements, cols, j) && solved;
-    return solved;
+    return kernels.back_substitute(r, qy, x, kBlockElements, cols);
 }
 
 }  // namespace
@@ -113,10 +80,10 @@ void plane_stats(const Settings& settings, const Geometry& g, const Filters& f, 
     float* y = means + n;
     float* x = y + static_cast<std::size_t>(n) * blocks;
 
-    for (int k = 0; k < n; ++k) means[k] = submatrix_mean(data, ow, k / kBlock, k % kBlock, sub_w, sub_h);
+    s.kernels.block_means(data, ow, sub_w, sub_h, means);
     s.centered.resize(static_cast<std::size_t>(sub_w) * kPad);
     s.sums.resize(static_cast<std::size_t>(n) * kPad);
-    covariance_sums(data, ow, sub_w, sub_h, means, s.centered.data(), s.sums.data());
+    s.kernels.covariance_sums(data, ow, sub_w, sub_h, means, s.centered.data(), s.sums.data());
     for (int a = 0; a < n; ++a)
         for (int b = 0; b <= a; ++b) {
             const float c = covariance_from_sum(s.sums[static_cast<std::size_t>(a) * kPad + b], sub_w, sub_h);
@@ -136,7 +103,7 @@ void plane_stats(const Settings& settings, const Geometry& g, const Filters& f, 
     bool solved = false;
     if (regular) {
         std::vector<float> solve_work(static_cast<std::size_t>(7) * n * n + n + static_cast<std::size_t>(n) * blocks);
-        solved = solve(cov, y, x, blocks, solve_work.data());
+        solved = solve(cov, y, x, blocks, solve_work.data(), s.kernels);
     }
     out.singular = !solved;
     if (out.singular) std::fill(x, x + static_cast<std::size_t>(n) * blocks, 0.0f);
@@ -169,6 +136,29 @@ namespace {
 void to_float(const PlaneView& p, unsigned bitdepth, float* out)
 {
     float_picture::plane_to_float(p, bitdepth, -128.0f, out, p.width);
+}
+
+// to_float(previous) - to_float(current), per sample in float, in one pass
+// (the same conversions and subtraction, without the two float planes'
+// round trips through memory).
+template <class Sample>
+void difference_rows(const PlaneView& previous, const PlaneView& current, unsigned bitdepth, float* out)
+{
+    for (unsigned y = 0; y < previous.height; ++y) {
+        const Sample* a = previous.row<Sample>(y);
+        const Sample* b = current.row<Sample>(y);
+        float* o = out + static_cast<std::size_t>(y) * previous.width;
+        for (unsigned x = 0; x < previous.width; ++x)
+            o[x] = float_picture::sample_to_float(a[x], bitdepth, -128.0f) -
+                   float_picture::sample_to_float(b[x], bitdepth, -128.0f);
+    }
+}
+
+TV_CPU_CLONES void difference_to_float(const PlaneView& previous, const PlaneView& current, unsigned bitdepth,
+                                       float* out)
+{
+    if (bitdepth == 8) return difference_rows<std::uint8_t>(previous, current, 8, out);
+    difference_rows<std::uint16_t>(previous, current, bitdepth, out);
 }
 
 }  // namespace
@@ -220,16 +210,15 @@ void SpeedTemporal::extract(const FrameInputs& inputs, FrameScores& scores, Scra
     }
     PlaneScratch& s = *static_cast<PlaneScratch*>(scratch);
     const std::size_t samples = static_cast<std::size_t>(geometry_.width) * geometry_.height;
-    s.plane.resize(samples);
     s.ref_plane2.resize(samples);
     s.dis_plane2.resize(samples);
-    // previous - current, per sample in float.
-    to_float(inputs.previous_ref[0]->plane(0), format_.bitdepth, s.ref_plane2.data());
-    to_float(inputs.ref.plane(0), format_.bitdepth, s.plane.data());
-    for (std::size_t n = 0; n < samples; ++n) s.ref_plane2[n] -= s.plane[n];
-    to_float(inputs.previous_dis[0]->plane(0), format_.bitdepth, s.dis_plane2.data());
-    if (!settings_.use_ref_diff) to_float(inputs.dis.plane(0), format_.bitdepth, s.plane.data());
-    for (std::size_t n = 0; n < samples; ++n) s.dis_plane2[n] -= s.plane[n];
+    // previous - current, per sample in float (use_ref_diff: the distorted
+    // previous frame less the current reference).
+    difference_to_float(inputs.previous_ref[0]->plane(0), inputs.ref.plane(0), format_.bitdepth,
+                        s.ref_plane2.data());
+    difference_to_float(inputs.previous_dis[0]->plane(0),
+                        settings_.use_ref_diff ? inputs.ref.plane(0) : inputs.dis.plane(0), format_.bitdepth,
+                        s.dis_plane2.data());
 
     plane_stats(settings_, geometry_, filters_, s.ref_plane2.data(), s, s.ref);
     plane_stats(settings_, geometry_, filters_, s.dis_plane2.data(), s, s.dis);

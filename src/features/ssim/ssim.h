@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "core/feature.h"
+#include "features/ssim/ssim_kernels.h"
 #include "features/ssim/ssim_math.h"
 
 namespace twinvmaf::ssim {
@@ -68,6 +69,7 @@ struct SsimWork {
     std::vector<float> horizontal;  // 5 maps x kWindow rows (a ring) x map width
     std::vector<float> moments;     // 5 maps x map width: one row of local moments
     std::vector<LcsTerms> terms;    // one row of terms
+    Kernels kernels = ssim::kernels();
 };
 struct SsimScratch final : Scratch {
     std::array<std::vector<float>, kMsScales> ref, dis;  // the picture as floats, then its decimations
@@ -81,8 +83,10 @@ SsimMeans ssim_means(const float* ref, const float* dis, int width, int height, 
 // _iqa_decimate of a packed w x h picture into `out`
 // (decimated_size(w, factor) x decimated_size(h, factor)): float_ssim's box
 // of factor x factor taps of `weight`, and MS-SSIM's low-pass with factor 2.
-void decimate_box(const float* in, int width, int height, int factor, float weight, std::vector<float>& out);
-void decimate_low_pass(const float* in, int width, int height, std::vector<float>& out);
+void decimate_box(const float* in, int width, int height, int factor, float weight, std::vector<float>& out,
+                  const Kernels& kernels = ssim::kernels());
+void decimate_low_pass(const float* in, int width, int height, std::vector<float>& out,
+                       const Kernels& kernels = ssim::kernels());
 
 // What both extractors share: options, format, luma only, and the score
 // written as it is or in dB.
