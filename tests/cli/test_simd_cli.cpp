@@ -75,7 +75,7 @@ TEST_F(SimdCli, SameBytesForEveryInstructionSet)
                                  " --feature speed_chroma --feature speed_temporal"
                                  " --feature float_vif=debug=true --feature float_motion"
                                  " --feature float_adm=debug=true --feature float_adm=adm_p_norm=2.5"
-                                 " --feature float_adm=adm_bypass_cm=1"
+                                 " --feature float_adm=adm_bypass_cm=1 --feature float_ssim --feature float_ms_ssim"
                                  " --json --precision max -o -";
         std::string first;
         for (simd::Target target : simd::available()) {
@@ -94,6 +94,7 @@ TEST_F(SimdCli, SameBytesForEveryInstructionSet)
         EXPECT_NE(first.find("\"vif_num_scale3\""), std::string::npos);  // float_vif's
         EXPECT_NE(first.find("\"motion2\""), std::string::npos);         // float_motion's
         EXPECT_NE(first.find("adm2_apn_2.5"), std::string::npos);
+        EXPECT_NE(first.find("\"float_ms_ssim\""), std::string::npos);
     }
 }
 
