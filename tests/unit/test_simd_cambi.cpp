@@ -4,7 +4,9 @@
 // threshold that matters, the in-place decimation of pictures of those
 // widths, and rows of c-values (every contrast-step count, random bands,
 // histogram counts up to what the reciprocal table allows), and the top-k
-// sum's compaction of the non-zero c-values and their exact fixed-point sum.
+// sum's compaction of the non-zero c-values and their exact fixed-point sum,
+// and the histograms' row step (runs of equal values, columns that do not
+// change, windows cut by the edges, counts that wrap around 0 and 65535).
 // Buffers are compared whole, so a kernel that writes outside its columns
 // fails too.
 #include <gtest/gtest.h>
@@ -192,6 +194,62 @@ TEST(SimdCambi, TopKKernelsMatchTheReference)
                 simd.add_fixed_values(summed.data(), n, sum_actual);
                 ASSERT_EQ(sum_expected.high, sum_actual.high);
                 ASSERT_EQ(sum_expected.low, sum_actual.low);
+            }
+        }
+    });
+}
+
+
+// Counted rows as Windows::counted_row() makes them (-1 or a band value),
+// with runs of equal values, and entering values often equal to leaving ones.
+void counted_rows(unsigned columns, int band_size, Fill fill, std::mt19937& rng, std::vector<std::int16_t>& leaving,
+                  std::vector<std::int16_t>& entering)
+{
+    leaving.assign(columns, -1);
+    entering.assign(columns, -1);
+    std::uniform_int_distribution<int> value(-1, band_size - 1), run(1, 40);
+    const auto fill_row = [&](std::vector<std::int16_t>& row) {
+        for (unsigned j = 0; j < columns;) {
+            const unsigned length = std::min<unsigned>(fill == Fill::kRandom ? run(rng) : 1 + rng() % 3, columns - j);
+            int v = value(rng);
+            if (fill == Fill::kZero) v = 0;
+            if (fill == Fill::kMax) v = band_size - 1;
+            if (fill == Fill::kAlternating) v = (j & 1) ? band_size - 1 : -1;
+            for (unsigned k = 0; k < length; ++k) row[j + k] = static_cast<std::int16_t>(v);
+            j += length;
+        }
+    };
+    fill_row(leaving);
+    fill_row(entering);
+    for (unsigned j = 0; j < columns; ++j)
+        if (rng() % 3 == 0) entering[j] = leaving[j];
+}
+
+TEST(SimdCambi, SlideRowMatchesTheReference)
+{
+    const Kernels reference = reference_kernels();
+    for_each_simd_target([&] {
+        const Kernels simd = simd_kernels();
+        std::mt19937 rng(54);
+        for (unsigned w : test_widths()) {
+            for (unsigned pad : {0u, 1u, 2u, 7u, 16u, 32u, 65u}) {
+                // Narrower than the window, Netflix takes columns w..pad-1 too.
+                const unsigned columns = std::max(w, pad);
+                for (Fill fill : kFills) {
+                    for (int band_size : {1, 5, 40}) {
+                        SCOPED_TRACE(testing::Message() << "width " << w << " pad " << pad << " " << fill_name(fill)
+                                                        << " band " << band_size);
+                        std::vector<std::int16_t> leaving, entering;
+                        counted_rows(columns, band_size, fill, rng, leaving, entering);
+                        // Counts anywhere, the ends of uint16 among them.
+                        std::vector<std::uint16_t> expected(std::size_t{w} * band_size + kSlack);
+                        fill_samples(expected, 65535, rng() % 2 ? Fill::kRandomExtremes : Fill::kRandom, rng);
+                        std::vector<std::uint16_t> actual = expected;
+                        reference.slide_row(expected.data(), w, leaving.data(), entering.data(), columns, pad);
+                        simd.slide_row(actual.data(), w, leaving.data(), entering.data(), columns, pad);
+                        ASSERT_EQ(expected, actual);
+                    }
+                }
             }
         }
     });
