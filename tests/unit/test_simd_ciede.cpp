@@ -136,5 +136,63 @@ TEST(SimdCiede, PowBatchMatchesTheReference)
     });
 }
 
+// Lab pairs: random, realistic (from sample triples), neutral colours and
+// zero chroma on either side, b = 0 with a' of either sign (atan2's special
+// cases), hues about pi apart (hue_difference's and mean_hue's branches),
+// equal colours, tiny and subnormal components.
+void lab_pairs(std::vector<ciede::Lab>& first, std::vector<ciede::Lab>& second, std::mt19937& rng)
+{
+    std::uniform_real_distribution<float> lightness(0.f, 100.f), axis(-128.f, 128.f), unit(0.f, 1.f);
+    const auto add = [&](ciede::Lab a, ciede::Lab b) {
+        first.push_back(a);
+        second.push_back(b);
+    };
+    const auto random_lab = [&] { return ciede::Lab{lightness(rng), axis(rng), axis(rng)}; };
+    for (int i = 0; i < 6000; ++i) add(random_lab(), random_lab());
+    std::uniform_int_distribution<unsigned> sample(0, 255);
+    for (int i = 0; i < 3000; ++i) {
+        const ciede::Lab a = ciede::lab_from_yuv(sample(rng), sample(rng), sample(rng), 8);
+        const unsigned y = sample(rng), u = sample(rng), v = sample(rng);
+        add(a, ciede::lab_from_yuv(y, u, v, 8));
+        add(a, ciede::lab_from_yuv(y, 128, 128, 8));  // a neutral one
+        add(a, a);
+    }
+    const float specials[] = {0.f, -0.f, 1e-40f, -1e-40f, 1e-20f, 3.f, -3.f, 127.f, -127.f};
+    for (float a : specials)
+        for (float b : specials) {
+            add(ciede::Lab{50.f, a, b}, ciede::Lab{50.f, 0.f, 0.f});
+            add(ciede::Lab{20.f, a, b}, ciede::Lab{70.f, b, a});
+            add(ciede::Lab{20.f, a, b}, random_lab());
+        }
+    for (int i = 0; i < 3000; ++i) {  // hues pi +- a little apart
+        const float radius1 = 100.f * unit(rng), radius2 = 100.f * unit(rng);
+        const double h = 6.3 * unit(rng), gap = 3.14159265358979 + 0.01 * (unit(rng) - 0.5);
+        add(ciede::Lab{lightness(rng), radius1 * static_cast<float>(std::cos(h)), radius1 * static_cast<float>(std::sin(h))},
+            ciede::Lab{lightness(rng), radius2 * static_cast<float>(std::cos(h + gap)),
+                       radius2 * static_cast<float>(std::sin(h + gap))});
+    }
+}
+
+TEST(SimdCiede, DeltaEBatchMatchesTheReference)
+{
+    std::mt19937 rng(2000);
+    std::vector<ciede::Lab> first, second;
+    lab_pairs(first, second, rng);
+    const ciede::Kernels reference = ciede::reference_kernels();
+    for_each_simd_target([&] {
+        const ciede::Kernels simd = ciede::simd_kernels();
+        for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{9}, first.size()}) {
+            std::vector<float> expected(n + 1, -7.f), actual = expected;
+            reference.delta_e_batch(first.data(), second.data(), n, ciede::kNetflixWeights, expected.data());
+            simd.delta_e_batch(first.data(), second.data(), n, ciede::kNetflixWeights, actual.data());
+            for (std::size_t i = 0; i <= n; ++i)
+                ASSERT_EQ(std::memcmp(&expected[i], &actual[i], sizeof(float)), 0)
+                    << "pair " << i << ": (" << first[i].l << ", " << first[i].a << ", " << first[i].b << ") ("
+                    << second[i].l << ", " << second[i].a << ", " << second[i].b << "): " << expected[i] << " / "
+                    << actual[i];
+        }
+    });
+}
+
 }  // namespace
 }  // namespace twinvmaf

@@ -6,7 +6,8 @@
 // (flat areas, and the distorted picture wherever it kept the reference's
 // samples). The triples of a row that miss the cache are converted together
 // by the lab_batch kernel (ciede_kernels.h: lane-wise SIMD, the same bits),
-// then the row's dE00 values are summed in order. A pair whose two triples
+// then the dE00 values of the row's pairs are computed by the delta_e_batch
+// kernel (the same) and summed in raster order. A pair whose two triples
 // are equal adds nothing (its dE00 is +0: see extract()). None of this
 // changes a bit of the result.
 #include "features/ciede/ciede.h"
@@ -92,7 +93,11 @@ private:
     std::vector<Lab> missed_labs_;
 
 public:
-    std::vector<std::uint64_t> row_ref, row_dis;  // the row's packed triples
+    const Kernels& row_kernels() const { return kernels_; }
+    // The row's packed triples; the Lab pairs of its unequal ones and their dE00.
+    std::vector<std::uint64_t> row_ref, row_dis;
+    std::vector<Lab> pair_ref, pair_dis;
+    std::vector<float> pair_delta_e;
 };
 
 unsigned luma_sample(const PlaneView& luma, bool high_bitdepth, unsigned x, unsigned y)
@@ -143,15 +148,24 @@ void CiedeCpu::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* 
             cache.prefetch(cache.row_dis[x]);
         }
         cache.fill(bitdepth);
+        // Equal samples give equal Lab colours, whose dE00 is +0: every
+        // difference is 0, the divisors are >= 1 or 0.65 s_L > 0, and
+        // sqrt(+0 + +0 + +0 + R_T * 0 * 0) = +0 (tests/unit/test_ciede.cpp
+        // checks it); sum + +0 is sum (sum is never -0: it starts at +0).
+        // So only the unequal pairs are converted and added, in raster order.
+        cache.pair_ref.clear();
+        cache.pair_dis.clear();
         for (unsigned x = 0; x < width; ++x) {
-            // Equal samples give equal Lab colours, whose dE00 is +0: every
-            // difference is 0, the divisors are >= 1 or 0.65 s_L > 0, and
-            // sqrt(+0 + +0 + +0 + R_T * 0 * 0) = +0 (tests/unit/test_ciede.cpp
-            // checks it); sum + +0 is sum (sum is never -0: it starts at +0).
             const std::uint64_t r = cache.row_ref[x], d = cache.row_dis[x];
             if (r == d) continue;
-            sum += delta_e_2000(cache.lab(r, bitdepth), cache.lab(d, bitdepth), kNetflixWeights);
+            cache.pair_ref.push_back(cache.lab(r, bitdepth));
+            cache.pair_dis.push_back(cache.lab(d, bitdepth));
         }
+        const std::size_t pairs = cache.pair_ref.size();
+        cache.pair_delta_e.resize(pairs);
+        cache.row_kernels().delta_e_batch(cache.pair_ref.data(), cache.pair_dis.data(), pairs, kNetflixWeights,
+                                          cache.pair_delta_e.data());
+        for (std::size_t i = 0; i < pairs; ++i) sum += cache.pair_delta_e[i];
     }
     scores.set(0, sum);
 }
