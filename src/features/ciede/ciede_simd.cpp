@@ -6,7 +6,8 @@
 // same comparisons. Its six pow() calls are the fast phase of
 // core/cr_libm.h's pow_impl (pow_fast_dd + exp2_fast: IEEE basic operations
 // and table reads, here Mul/Add/Sub and gathers, never a fused multiply-add
-// except the exact product error below) and the same rounding test
+// except two_prod's exact error term, core/simd_double_double-inl.h) and the
+// same rounding test
 // (dd::rounding_is_ambiguous). A lane whose test fails, or whose argument is
 // outside the fast phase's reach (x == 1, subnormal, |h| > 950; never for
 // ciede's samples except x == 1), takes the scalar lab_from_yuv() for its
@@ -20,6 +21,7 @@
 #include "hwy/highway.h"
 
 #include "core/simd.h"
+#include "core/simd_double_double-inl.h"
 #include "features/ciede/ciede_kernels.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -40,64 +42,15 @@ using DU = hn::RebindToUnsigned<DF>;
 using VU = hn::Vec<DU>;
 constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(double);
 
-// A double-double per lane, and core/double_double.h's operations on it
-// (the same operations in the same order).
-struct VDD {
-    VF hi, lo;
-};
-
-HWY_INLINE VDD two_sum(VF a, VF b)
-{
-    const VF s = hn::Add(a, b);
-    const VF bb = hn::Sub(s, a);
-    return {s, hn::Add(hn::Sub(a, hn::Sub(s, bb)), hn::Sub(b, bb))};
-}
-
-HWY_INLINE VDD fast_two_sum(VF a, VF b)
-{
-    const VF s = hn::Add(a, b);
-    return {s, hn::Sub(b, hn::Sub(s, a))};
-}
-
-// a * b exactly. The error of a rounded product is exactly representable
-// (absent underflow, which two_prod's precondition excludes), so both a
-// fused a * b - p and Dekker's split give that one number: the same bits.
-// The fused form only where Highway's MulSub is a real fused operation.
-HWY_INLINE VDD two_prod(VF a, VF b)
-{
-    const VF p = hn::Mul(a, b);
-#if HWY_NATIVE_FMA
-    return {p, hn::MulSub(a, b, p)};
-#else
-    const DF d;
-    const VF splitter = hn::Set(d, 134217729.0);
-    const VF ca = hn::Mul(splitter, a), cb = hn::Mul(splitter, b);
-    const VF ah = hn::Sub(ca, hn::Sub(ca, a)), bh = hn::Sub(cb, hn::Sub(cb, b));
-    const VF al = hn::Sub(a, ah), bl = hn::Sub(b, bh);
-    return {p, hn::Add(hn::Add(hn::Add(hn::Sub(hn::Mul(ah, bh), p), hn::Mul(ah, bl)), hn::Mul(al, bh)),
-                       hn::Mul(al, bl))};
-#endif
-}
-
-HWY_INLINE VDD add(VDD x, VDD y)
-{
-    VDD s = two_sum(x.hi, y.hi);
-    const VDD t = two_sum(x.lo, y.lo);
-    s = fast_two_sum(s.hi, hn::Add(s.lo, t.hi));
-    return fast_two_sum(s.hi, hn::Add(s.lo, t.lo));
-}
-
-HWY_INLINE VDD mul(VDD x, VDD y)
-{
-    const VDD p = two_prod(x.hi, y.hi);
-    return fast_two_sum(p.hi, hn::Add(p.lo, hn::Add(hn::Mul(x.hi, y.lo), hn::Mul(x.lo, y.hi))));
-}
-
-HWY_INLINE VDD mul_d(VDD x, VF y)
-{
-    const VDD p = two_prod(x.hi, y);
-    return fast_two_sum(p.hi, hn::Add(p.lo, hn::Mul(x.lo, y)));
-}
+// core/double_double.h's operations lane-wise (the same operations in the
+// same order).
+using simd::HWY_NAMESPACE::fast_two_sum;
+using simd::HWY_NAMESPACE::two_prod;
+using simd::HWY_NAMESPACE::two_sum;
+using simd::HWY_NAMESPACE::VDD;
+HWY_INLINE VDD add(VDD x, VDD y) { return simd::HWY_NAMESPACE::dd_add(x, y); }
+HWY_INLINE VDD mul(VDD x, VDD y) { return simd::HWY_NAMESPACE::dd_mul(x, y); }
+HWY_INLINE VDD mul_d(VDD x, VF y) { return simd::HWY_NAMESPACE::dd_mul_d(x, y); }
 
 HWY_INLINE VDD gather_dd(const double* table, VI index)
 {
