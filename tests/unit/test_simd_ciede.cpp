@@ -43,10 +43,10 @@ Triples triples_for(unsigned bitdepth, std::mt19937& rng)
             for (unsigned v : corners) t.add(y, u, v);
     const unsigned step = s > 4 ? s / 4 : 1;  // about 100 luma levels at any depth
     for (unsigned y = 8 * s; y <= 40 * s; y += step)
-        for (unsigned u = 120 * s; u <= 136 * s; u += 2 * step)
-            for (unsigned v = 120 * s; v <= 136 * s; v += 2 * step) t.add(y, u, v);
+        for (unsigned u = 120 * s; u <= 136 * s; u += 2 * s)
+            for (unsigned v = 120 * s; v <= 136 * s; v += 2 * s) t.add(y, u, v);
     std::uniform_int_distribution<unsigned> sample(0, max);
-    for (int i = 0; i < 20000; ++i) t.add(sample(rng), sample(rng), sample(rng));
+    for (int i = 0; i < 6000; ++i) t.add(sample(rng), sample(rng), sample(rng));
     return t;
 }
 

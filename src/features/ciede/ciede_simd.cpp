@@ -1,19 +1,27 @@
 // Highway SIMD of ciede's batch kernels (ciede_kernels.h), compiled once per
-// instruction set, in double lanes: one lane is one sample triple (or one
-// pow call). lab_from_yuv() is ciede_math.h's arithmetic lane by lane, in
-// its order and precision (double, with the float narrowings as DemoteTo /
-// PromoteTo), its two branches (linear_from_gamma, lab_f) as selects on the
-// same comparisons. Its six pow() calls are the fast phase of
-// core/cr_libm.h's pow_impl (pow_fast_dd + exp2_fast: IEEE basic operations
-// and table reads, here Mul/Add/Sub and gathers, never a fused multiply-add
-// except two_prod's exact error term, core/simd_double_double-inl.h) and the
-// same rounding test
-// (dd::rounding_is_ambiguous). A lane whose test fails, or whose argument is
-// outside the fast phase's reach (x == 1, subnormal, |h| > 950; never for
-// ciede's samples except x == 1), takes the scalar lab_from_yuv() for its
-// whole triple: where the scalar pow returns its fast result the lane has
-// computed exactly those bits, and everywhere else the scalar code runs. So
-// every Lab is the reference's, bit for bit.
+// instruction set, in double lanes: one lane is one sample triple
+// (lab_batch), one Lab pair (delta_e_batch) or one pow call (pow_batch, for
+// the tests). Each lane does ciede_math.h's arithmetic in its order and
+// precision, its branches as selects on the same comparisons; float values
+// are held in double lanes and each float operation is the double one
+// rounded to float (DemoteTo / PromoteTo; exact for + - * / sqrt, see
+// as_float()).
+//
+// The correctly rounded libm calls are the fast phases of core/cr_libm.h:
+// pow_impl's (pow_fast_dd + exp2_fast), sin_cos_impl's (sin_cos_fast),
+// atan2_impl's (its special cases and atan2_fast) and exp_impl's, with IEEE
+// basic operations and gathered table entries in the scalar order (never a
+// fused multiply-add except two_prod's exact error term,
+// core/simd_double_double-inl.h), and the same rounding tests
+// (dd::rounding_is_ambiguous). pow_7 and powf_7 (exact integer arithmetic in
+// the scalar code) are c^4 c^3 as an exact-product double-double, with a
+// rounding test of their own (to double, to float). A lane whose test fails,
+// or whose argument is outside a fast phase's reach, takes the scalar
+// function for its whole element (lab_from_yuv, delta_e_2000): where the
+// scalar code returns its fast result the lane has computed exactly those
+// bits, and everywhere else the scalar code runs. So every output is the
+// reference's, bit for bit. Partial vectors at a batch's end compute on
+// copies of its first element and drop those lanes.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "features/ciede/ciede_simd.cpp"
