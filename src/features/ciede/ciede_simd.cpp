@@ -16,11 +16,11 @@
 // (dd::rounding_is_ambiguous). pow_7 and powf_7 (exact integer arithmetic in
 // the scalar code) are c^4 c^3 as an exact-product double-double, with a
 // rounding test of their own (to double, to float). A lane whose test fails,
-// or whose argument is outside a fast phase's reach, takes the scalar
-// function for its whole element (lab_from_yuv, delta_e_2000): where the
-// scalar code returns its fast result the lane has computed exactly those
-// bits, and everywhere else the scalar code runs. So every output is the
-// reference's, bit for bit. Partial vectors at a batch's end compute on
+// or whose argument is outside a fast phase's reach, gets that one call from
+// the scalar function on the same argument (patched(): about 1 % of calls):
+// where the scalar code returns its fast result the lane has computed
+// exactly those bits, and everywhere else the scalar code runs. So every
+// output is the reference's, bit for bit. Partial vectors at a batch's end compute on
 // copies of its first element and drop those lanes.
 
 #undef HWY_TARGET_INCLUDE
@@ -85,6 +85,38 @@ HWY_INLINE MF rounding_is_ambiguous(VDD r, VF rel_bound)
     const VF gap_below = hn::IfThenElse(hn::Gt(lo, quarter), hn::Sub(lo, quarter), hn::Sub(quarter, lo));
     const MF ambiguous = hn::Or(hn::Le(gap, err), hn::Le(gap_below, err));
     return hn::AndNot(hn::Eq(r.hi, hn::Zero(d)), ambiguous);
+}
+
+// A lane whose fast phase is undecided (or outside its reach) is
+// recomputed by the scalar function on the same arguments: the reference's
+// own call, so its bits.
+using ScalarFn = double (*)(double, double);
+double pow_lane(double x, double y) { return libm::pow(x, y); }
+double sin_lane(double x, double) { return libm::sin(x); }
+double cos_lane(double x, double) { return libm::cos(x); }
+double atan2_lane(double y, double x) { return libm::atan2(y, x); }
+double exp_lane(double x, double) { return libm::exp(x); }
+// c^7 of a float c (held as a double, exactly).
+double pow_7_lane(double c, double) { return libm::pow_7(static_cast<float>(c)); }
+double powf_7_lane(double c, double) { return libm::powf_7(static_cast<float>(c)); }
+
+HWY_NOINLINE VF patch_lanes(MF undecided, VF value, VF a, VF b, ScalarFn scalar)
+{
+    const DF d;
+    HWY_ALIGN double av[kMaxLanes], bv[kMaxLanes], out[kMaxLanes], marks[kMaxLanes];
+    hn::Store(a, d, av);
+    hn::Store(b, d, bv);
+    hn::Store(value, d, out);
+    hn::Store(hn::IfThenElseZero(undecided, hn::Set(d, 1.0)), d, marks);
+    for (std::size_t k = 0; k < hn::Lanes(d); ++k)
+        if (marks[k] != 0.0) out[k] = scalar(av[k], bv[k]);
+    return hn::Load(d, out);
+}
+
+HWY_INLINE VF patched(MF undecided, VF value, VF a, VF b, ScalarFn scalar)
+{
+    if (hn::AllFalse(DF(), undecided)) return value;
+    return patch_lanes(undecided, value, a, b, scalar);
 }
 
 // cr_libm.h's exp2_fast(h), |h.hi| <= 950.
@@ -194,15 +226,16 @@ void pow_batch(const double* x, const double* y, std::size_t n, double* out)
     for (; i < n; ++i) out[i] = libm::pow(x[i], y[i]);
 }
 
-// linear_from_gamma lane-wise; `bad` gains the lanes that need the scalar code.
-HWY_INLINE VF linear_from_gamma(VF c, const LibmTables& tables, MF& bad)
+// linear_from_gamma lane-wise.
+HWY_INLINE VF linear_from_gamma(VF c, const LibmTables& tables)
 {
     const DF d;
     const MF curved = hn::Gt(c, hn::Set(d, 10. / 255.));
     MF ok;
     const VF base = hn::Mul(hn::Add(c, hn::Set(d, 0.055)), hn::Set(d, 1.0 / 1.055));
-    const VF power = pow_fast(base, hn::Set(d, 2.4), tables, ok);
-    bad = hn::Or(bad, hn::AndNot(ok, curved));
+    const VF exponent = hn::Set(d, 2.4);
+    const VF fast = pow_fast(base, exponent, tables, ok);
+    const VF power = patched(hn::AndNot(ok, curved), fast, base, exponent, pow_lane);
     return hn::IfThenElse(curved, power, hn::Mul(c, hn::Set(d, 1.0 / 12.92)));
 }
 
@@ -214,13 +247,14 @@ HWY_INLINE VF to_float_and_back(VF v)
 }
 
 // lab_f lane-wise, as the double of its float result.
-HWY_INLINE VF lab_f(VF t, const LibmTables& tables, MF& bad)
+HWY_INLINE VF lab_f(VF t, const LibmTables& tables)
 {
     const DF d;
     const MF curved = hn::Gt(t, hn::Set(d, 216.0 / 24389.0));
     MF ok;
-    const VF power = pow_fast(t, hn::Set(d, 1.0 / 3.0), tables, ok);
-    bad = hn::Or(bad, hn::AndNot(ok, curved));
+    const VF exponent = hn::Set(d, 1.0 / 3.0);
+    const VF fast = pow_fast(t, exponent, tables, ok);
+    const VF power = patched(hn::AndNot(ok, curved), fast, t, exponent, pow_lane);
     const VF linear =
         hn::Mul(hn::Add(hn::Mul(hn::Set(d, 24389.0 / 27.0), t), hn::Set(d, 16.0)), hn::Set(d, 1.0 / 116.0));
     return to_float_and_back(hn::IfThenElse(curved, power, linear));
@@ -235,7 +269,7 @@ void lab_batch(const double* ys, const double* us, const double* vs, std::size_t
     const VF y_offset = hn::Set(d, 16. * scale), y_factor = hn::Set(d, 1. / (219. * scale));
     const VF c_offset = hn::Set(d, 128. * scale), c_factor = hn::Set(d, 1. / (224. * scale));
     HWY_ALIGN double in[3][kMaxLanes];
-    HWY_ALIGN double lab[4][kMaxLanes];  // L, a, b, needs the scalar code
+    HWY_ALIGN double lab[3][kMaxLanes];  // L, a, b
     for (std::size_t i = 0; i < count; i += lanes) {
         const std::size_t here = count - i < lanes ? count - i : lanes;
         // The last, partial vector repeats the batch's first triple in its
@@ -249,29 +283,25 @@ void lab_batch(const double* ys, const double* us, const double* vs, std::size_t
         const VF y = hn::Mul(hn::Sub(hn::Load(d, in[0]), y_offset), y_factor);
         const VF u = hn::Mul(hn::Sub(hn::Load(d, in[1]), c_offset), c_factor);
         const VF v = hn::Mul(hn::Sub(hn::Load(d, in[2]), c_offset), c_factor);
-        MF bad = hn::FirstN(d, 0);
-        const VF r = linear_from_gamma(hn::Add(y, hn::Mul(hn::Set(d, 1.28033), v)), tables, bad);
+        const VF r = linear_from_gamma(hn::Add(y, hn::Mul(hn::Set(d, 1.28033), v)), tables);
         const VF g = linear_from_gamma(
-            hn::Sub(hn::Sub(y, hn::Mul(hn::Set(d, 0.21482), u)), hn::Mul(hn::Set(d, 0.38059), v)), tables, bad);
-        const VF b = linear_from_gamma(hn::Add(y, hn::Mul(hn::Set(d, 2.12798), u)), tables, bad);
+            hn::Sub(hn::Sub(y, hn::Mul(hn::Set(d, 0.21482), u)), hn::Mul(hn::Set(d, 0.38059), v)), tables);
+        const VF b = linear_from_gamma(hn::Add(y, hn::Mul(hn::Set(d, 2.12798), u)), tables);
         const auto mix = [&](double kr, double kg, double kb) {
             return hn::Add(hn::Add(hn::Mul(r, hn::Set(d, kr)), hn::Mul(g, hn::Set(d, kg))), hn::Mul(b, hn::Set(d, kb)));
         };
         const VF x = mix(0.4124564390896921, 0.357576077643909, 0.18043748326639894);
         const VF lum = mix(0.21267285140562248, 0.715152155287818, 0.07217499330655958);
         const VF z = mix(0.019333895582329317, 0.119192025881303, 0.9503040785363677);
-        const VF fx = lab_f(hn::Mul(x, hn::Set(d, 1.0 / 0.95047)), tables, bad);
-        const VF fy = lab_f(lum, tables, bad);
-        const VF fz = lab_f(hn::Mul(z, hn::Set(d, 1.0 / 1.08883)), tables, bad);
+        const VF fx = lab_f(hn::Mul(x, hn::Set(d, 1.0 / 0.95047)), tables);
+        const VF fy = lab_f(lum, tables);
+        const VF fz = lab_f(hn::Mul(z, hn::Set(d, 1.0 / 1.08883)), tables);
         // The float results, held as doubles (exact).
         hn::Store(to_float_and_back(hn::Sub(hn::Mul(hn::Set(d, 116.0), fy), hn::Set(d, 16.0))), d, lab[0]);
         hn::Store(to_float_and_back(hn::Mul(hn::Set(d, 500.0), hn::Sub(fx, fy))), d, lab[1]);
         hn::Store(to_float_and_back(hn::Mul(hn::Set(d, 200.0), hn::Sub(fy, fz))), d, lab[2]);
-        hn::Store(hn::IfThenElseZero(bad, hn::Set(d, 1.0)), d, lab[3]);
         for (std::size_t k = 0; k < here; ++k) {
-            out[i + k] = lab[3][k] != 0.0 ? lab_from_yuv(in[0][k], in[1][k], in[2][k], bitdepth)
-                                          : Lab{static_cast<float>(lab[0][k]), static_cast<float>(lab[1][k]),
-                                                static_cast<float>(lab[2][k])};
+            out[i + k] = Lab{static_cast<float>(lab[0][k]), static_cast<float>(lab[1][k]), static_cast<float>(lab[2][k])};
         }
     }
 }
@@ -287,8 +317,8 @@ void lab_batch(const double* ys, const double* us, const double* vs, std::size_t
 HWY_INLINE VF as_float(VF v) { return to_float_and_back(v); }
 
 // sin_cos_impl's fast phase (|x| <= 128): x itself (sin) or 1 (cos) below
-// 2^-27, as the scalar code; `bad` gains the lanes whose rounding test fails.
-HWY_NOINLINE VF sin_cos_fast(VF x, bool cosine, const LibmTables& tables, MF& bad)
+// 2^-27, as the scalar code.
+HWY_NOINLINE VF sin_cos_fast(VF x, bool cosine, const LibmTables& tables)
 {
     namespace detail = tv::cr_libm_detail;
     const DF d;
@@ -338,12 +368,12 @@ HWY_NOINLINE VF sin_cos_fast(VF x, bool cosine, const LibmTables& tables, MF& ba
     const MF flip = hn::Xor(half_turn, hn::AndNot(is_odd, negative));
     v = VDD{hn::IfThenElse(flip, hn::Neg(v.hi), v.hi), hn::IfThenElse(flip, hn::Neg(v.lo), v.lo)};
     const MF undecided = hn::Or(rounding_is_ambiguous(v, hn::Set(d, detail::kTrigFastBound)), hn::Not(usable));
-    bad = hn::Or(bad, hn::AndNot(tiny, undecided));
-    return hn::IfThenElse(tiny, cosine ? hn::Set(d, 1.0) : x, v.hi);
+    return patched(hn::AndNot(tiny, undecided), hn::IfThenElse(tiny, cosine ? hn::Set(d, 1.0) : x, v.hi), x, x,
+                   cosine ? cos_lane : sin_lane);
 }
 
 // atan2_impl's special cases and fast phase, for y, x floats (as doubles).
-HWY_NOINLINE VF atan2_fast(VF y, VF x, const LibmTables& tables, MF& bad)
+HWY_NOINLINE VF atan2_fast(VF y, VF x, const LibmTables& tables)
 {
     namespace detail = tv::cr_libm_detail;
     const DF d;
@@ -395,12 +425,13 @@ HWY_NOINLINE VF atan2_fast(VF y, VF x, const LibmTables& tables, MF& bad)
     const VDD neg_b{hn::Neg(a.hi), hn::Neg(a.lo)};
     a = select(x_negative, add(VDD{pi_hi, hn::Set(d, detail::pi().lo)}, neg_b), a);
     const MF undecided = hn::Or(rounding_is_ambiguous(a, hn::Set(d, detail::kAtanFastBound)), hn::Not(usable));
-    bad = hn::Or(bad, hn::AndNot(is_special, undecided));
-    return hn::IfThenElse(is_special, special, hn::IfThenElse(y_negative, hn::Neg(a.hi), a.hi));
+    return patched(hn::AndNot(is_special, undecided),
+                   hn::IfThenElse(is_special, special, hn::IfThenElse(y_negative, hn::Neg(a.hi), a.hi)), y, x,
+                   atan2_lane);
 }
 
 // exp_impl's fast phase, |x| <= 665.
-HWY_INLINE VF exp_fast(VF x, const LibmTables& tables, MF& bad)
+HWY_INLINE VF exp_fast(VF x, const LibmTables& tables)
 {
     namespace detail = tv::cr_libm_detail;
     const DF d;
@@ -409,8 +440,7 @@ HWY_INLINE VF exp_fast(VF x, const LibmTables& tables, MF& bad)
                         hn::IfThenElseZero(usable, x));
     const VDD fast = exp2_fast(h, tables);
     const VF bound = hn::Add(hn::Set(d, detail::kPowFastBound), hn::Mul(hn::Set(d, 0x1p-98), hn::Abs(h.hi)));
-    bad = hn::Or(bad, hn::Or(rounding_is_ambiguous(fast, bound), hn::Not(usable)));
-    return fast.hi;
+    return patched(hn::Or(rounding_is_ambiguous(fast, bound), hn::Not(usable)), fast.hi, x, x, exp_lane);
 }
 
 // c^7 of a float c in [2^-60, 2^100] (no underflow in the products) as a
@@ -419,12 +449,13 @@ HWY_INLINE VF exp_fast(VF x, const LibmTables& tables, MF& bad)
 // products' and one sum's roundings), tested with 2^-100.
 inline constexpr double kSeventhPowerBound = 0x1p-100;
 
-HWY_INLINE VDD seventh_power(VF c, MF& bad)
+// `undecided` gets the lanes outside that range (but 0).
+HWY_INLINE VDD seventh_power(VF c, MF& undecided)
 {
     const DF d;
     const MF zero = hn::Eq(c, hn::Zero(d));
     const MF usable = hn::And(hn::Ge(c, hn::Set(d, 0x1p-60)), hn::Le(c, hn::Set(d, 0x1p100)));
-    bad = hn::Or(bad, hn::AndNot(zero, hn::Not(usable)));
+    undecided = hn::AndNot(zero, hn::Not(usable));
     const VF cs = hn::IfThenElse(usable, c, hn::Set(d, 1.0));
     const VF c2 = hn::Mul(cs, cs);
     const VDD p = mul(two_prod(c2, c2), two_prod(c2, cs));
@@ -432,22 +463,24 @@ HWY_INLINE VDD seventh_power(VF c, MF& bad)
 }
 
 // libm::pow_7 (c >= 0): the double nearest c^7.
-HWY_INLINE VF pow_7(VF c, MF& bad)
+HWY_INLINE VF pow_7(VF c)
 {
-    const VDD p = seventh_power(c, bad);
-    bad = hn::Or(bad, rounding_is_ambiguous(p, hn::Set(DF(), kSeventhPowerBound)));
-    return p.hi;
+    MF undecided;
+    const VDD p = seventh_power(c, undecided);
+    undecided = hn::Or(undecided, rounding_is_ambiguous(p, hn::Set(DF(), kSeventhPowerBound)));
+    return patched(undecided, p.hi, c, c, pow_7_lane);
 }
 
 // libm::powf_7 (c >= 0): the float nearest c^7. f = RN_float(hi) is it
 // unless c^7 may lie beyond f's rounding boundary: f + half its float ulp
 // above, f - that below (a quarter below a power of two). hi - f is exact,
 // e = (hi - f) + lo rounds by at most 2^-53 |e|.
-HWY_INLINE VF powf_7(VF c, MF& bad)
+HWY_INLINE VF powf_7(VF c)
 {
     const DF d;
     const DU du;
-    const VDD p = seventh_power(c, bad);
+    MF undecided;
+    const VDD p = seventh_power(c, undecided);
     const VF f = to_float_and_back(p.hi);
     const VF e = hn::Add(hn::Sub(p.hi, f), p.lo);
     const VU f_bits = hn::BitCast(du, f);
@@ -459,18 +492,16 @@ HWY_INLINE VF powf_7(VF c, MF& bad)
     const MF decided = hn::Lt(hn::Add(hn::Abs(e), err), limit);
     const MF normal = hn::And(hn::Ge(p.hi, hn::Set(d, 0x1p-126)), hn::Le(p.hi, hn::Set(d, 0x1p127)));
     const MF zero = hn::Eq(c, hn::Zero(d));
-    bad = hn::Or(bad, hn::AndNot(zero, hn::Not(hn::And(decided, normal))));
-    return f;
+    undecided = hn::Or(undecided, hn::AndNot(zero, hn::Not(hn::And(decided, normal))));
+    return patched(undecided, f, c, c, powf_7_lane);
 }
 
 // hue_angle(b, a') lane-wise.
-HWY_INLINE VF hue_angle(VF b, VF a_prime, const LibmTables& tables, MF& bad)
+HWY_INLINE VF hue_angle(VF b, VF a_prime, const LibmTables& tables)
 {
     const DF d;
     const MF neutral = hn::And(hn::Eq(b, hn::Zero(d)), hn::Eq(a_prime, hn::Zero(d)));
-    MF atan_bad = hn::FirstN(d, 0);
-    VF h = as_float(atan2_fast(b, a_prime, tables, atan_bad));
-    bad = hn::Or(bad, hn::AndNot(neutral, atan_bad));
+    VF h = as_float(atan2_fast(b, a_prime, tables));
     h = hn::IfThenElse(hn::Lt(h, hn::Zero(d)), as_float(hn::Add(h, hn::Set(d, 2. * kPi))), h);
     return hn::IfThenZeroElse(neutral, h);
 }
@@ -481,7 +512,7 @@ void delta_e_batch(const Lab* c1, const Lab* c2, std::size_t count, Weights k, f
     const std::size_t lanes = hn::Lanes(d);
     const LibmTables& tables = libm_tables();
     HWY_ALIGN double in[6][kMaxLanes];
-    HWY_ALIGN double result[2][kMaxLanes];  // dE00, needs the scalar code
+    HWY_ALIGN double result[kMaxLanes];  // dE00
     const VF two = hn::Set(d, 2.0), two_pi = hn::Set(d, 2. * kPi), pi = hn::Set(d, kPi);
     const auto sq = [](VF v) { return hn::Mul(v, v); };
     const auto set = [&](double v) { return hn::Set(d, v); };
@@ -494,13 +525,12 @@ void delta_e_batch(const Lab* c1, const Lab* c2, std::size_t count, Weights k, f
         }
         const VF l1 = hn::Load(d, in[0]), a1 = hn::Load(d, in[1]), b1 = hn::Load(d, in[2]);
         const VF l2 = hn::Load(d, in[3]), a2 = hn::Load(d, in[4]), b2 = hn::Load(d, in[5]);
-        MF bad = hn::FirstN(d, 0);
         const VF delta_l_prime = as_float(hn::Sub(l2, l1));
         const VF l_bar = as_float(hn::Div(as_float(hn::Add(l1, l2)), two));
         const VF chroma1 = as_float(hn::Sqrt(hn::Add(sq(a1), sq(b1))));
         const VF chroma2 = as_float(hn::Sqrt(hn::Add(sq(a2), sq(b2))));
         const VF c_bar = as_float(hn::Div(as_float(hn::Add(chroma1, chroma2)), two));
-        const VF c_bar7 = pow_7(c_bar, bad);
+        const VF c_bar7 = pow_7(c_bar);
         const VF g = hn::Sub(set(1.0), hn::Sqrt(hn::Div(c_bar7, hn::Add(c_bar7, set(6103515625.0)))));
         const VF a_prime1 = as_float(hn::Add(a1, hn::Mul(as_float(hn::Div(a1, two)), g)));
         const VF a_prime2 = as_float(hn::Add(a2, hn::Mul(as_float(hn::Div(a2, two)), g)));
@@ -512,8 +542,8 @@ void delta_e_batch(const Lab* c1, const Lab* c2, std::size_t count, Weights k, f
         const VF s_l = as_float(hn::Add(set(1.), hn::Div(hn::Mul(set(0.015), sq(l_bar_minus_50)),
                                                          hn::Sqrt(hn::Add(set(20.0), sq(l_bar_minus_50))))));
         const VF s_c = as_float(hn::Add(set(1.), hn::Mul(set(0.045), c_bar_prime)));
-        const VF h_prime1 = hue_angle(b1, a_prime1, tables, bad);
-        const VF h_prime2 = hue_angle(b2, a_prime2, tables, bad);
+        const VF h_prime1 = hue_angle(b1, a_prime1, tables);
+        const VF h_prime2 = hue_angle(b2, a_prime2, tables);
         // hue_difference and mean_hue: |h1 - h2| (a float) against pi.
         const VF spread = hn::Abs(as_float(hn::Sub(h_prime1, h_prime2)));
         const VF d21 = as_float(hn::Sub(h_prime2, h_prime1));
@@ -523,11 +553,11 @@ void delta_e_batch(const Lab* c1, const Lab* c2, std::size_t count, Weights k, f
         const VF delta_h_prime = hn::IfThenZeroElse(no_chroma, hn::IfThenElse(hn::Le(spread, pi), d21, wrapped));
         const VF delta_big_h_prime =
             as_float(hn::Mul(hn::Mul(two, hn::Sqrt(as_float(hn::Mul(c_prime1, c_prime2)))),
-                             sin_cos_fast(hn::Div(delta_h_prime, two), false, tables, bad)));
+                             sin_cos_fast(hn::Div(delta_h_prime, two), false, tables)));
         const VF hue_sum = as_float(hn::Add(h_prime1, h_prime2));
         const VF mean_h = hn::IfThenElse(hn::Gt(spread, pi), as_float(hn::Div(hn::Add(hue_sum, two_pi), two)),
                                          as_float(hn::Div(hue_sum, two)));
-        const auto cos_of = [&](VF arg) { return sin_cos_fast(arg, true, tables, bad); };
+        const auto cos_of = [&](VF arg) { return sin_cos_fast(arg, true, tables); };
         VF t = hn::Sub(set(1.0), hn::Mul(set(0.17), cos_of(hn::Sub(mean_h, set(kPi / 6.0)))));
         t = hn::Add(t, hn::Mul(set(0.24), cos_of(hn::Mul(set(2.0), mean_h))));
         t = hn::Add(t, hn::Mul(set(0.32), cos_of(hn::Add(hn::Mul(set(3.0), mean_h), set(kPi / 30.0)))));
@@ -536,20 +566,19 @@ void delta_e_batch(const Lab* c1, const Lab* c2, std::size_t count, Weights k, f
         // rotation_term.
         const VF degrees = as_float(hn::Mul(mean_h, set(180.0 / kPi)));
         const VF dd = as_float(hn::Mul(hn::Sub(degrees, set(275.0)), set(1.0 / 25.0)));
-        const VF c7 = powf_7(c_bar_prime, bad);
+        const VF c7 = powf_7(c_bar_prime);
         const VF ratio = as_float(hn::Div(c7, as_float(hn::Add(c7, set(kTwentyFivePow7f)))));
-        const VF angle_degrees = as_float(hn::Mul(set(60.0), exp_fast(hn::Neg(as_float(sq(dd))), tables, bad)));
+        const VF angle_degrees = as_float(hn::Mul(set(60.0), exp_fast(hn::Neg(as_float(sq(dd))), tables)));
         const VF r_t = as_float(hn::Mul(hn::Mul(set(-2.0), hn::Sqrt(ratio)),
-                                        sin_cos_fast(as_float(hn::Mul(angle_degrees, set(kPi / 180.0))), false, tables, bad)));
+                                        sin_cos_fast(as_float(hn::Mul(angle_degrees, set(kPi / 180.0))), false, tables)));
         const VF lightness = as_float(hn::Div(delta_l_prime, as_float(hn::Mul(set(k.l), s_l))));
         const VF chroma = as_float(hn::Div(delta_c_prime, as_float(hn::Mul(set(k.c), s_c))));
         const VF hue = as_float(hn::Div(delta_big_h_prime, as_float(hn::Mul(set(k.h), s_h))));
         const VF cross = as_float(hn::Mul(as_float(hn::Mul(r_t, chroma)), hue));
         const VF de = as_float(hn::Sqrt(hn::Add(hn::Add(hn::Add(sq(lightness), sq(chroma)), sq(hue)), cross)));
-        hn::Store(de, d, result[0]);
-        hn::Store(hn::IfThenElseZero(bad, set(1.0)), d, result[1]);
+        hn::Store(de, d, result);
         for (std::size_t j = 0; j < here; ++j)
-            out[i + j] = result[1][j] != 0.0 ? delta_e_2000(c1[i + j], c2[i + j], k) : static_cast<float>(result[0][j]);
+            out[i + j] = static_cast<float>(result[j]);
     }
 }
 
