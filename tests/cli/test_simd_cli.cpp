@@ -95,6 +95,23 @@ TEST_F(SimdCli, SameBytesForEveryInstructionSet)
         EXPECT_NE(first.find("\"motion2\""), std::string::npos);         // float_motion's
         EXPECT_NE(first.find("adm2_apn_2.5"), std::string::npos);
         EXPECT_NE(first.find("\"float_ms_ssim\""), std::string::npos);
+
+        // ciede on the first frames only (its reference kernels, under the
+        // scalar cap, take seconds for the whole fixture).
+        std::string first_ciede;
+        for (simd::Target target : simd::available()) {
+            cap(lower(simd::name(target)));
+            const CommandResult r = run_cli("-r " + shell_quote(fixture / "ref.yuv") + " -d " +
+                                            shell_quote(fixture / "dis.yuv") + " -w 576 -h 324 -p 420 -b " + depth +
+                                            " -n --frame_cnt 3 --feature ciede --json --precision max -o -");
+            ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+            const std::string text = std::regex_replace(r.stdout_text, std::regex(R"(fps[^,/\n]*)"), "fps");
+            if (first_ciede.empty())
+                first_ciede = text;
+            else
+                EXPECT_EQ(text, first_ciede) << simd::name(target) << " differs from the reference kernels (ciede)";
+        }
+        EXPECT_NE(first_ciede.find("ciede2000"), std::string::npos);
     }
 }
 

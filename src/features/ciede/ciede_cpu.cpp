@@ -4,12 +4,19 @@
 // function of the sample triple and spends six correctly rounded pow() calls
 // (most of the feature's time), and a frame repeats few triples many times
 // (flat areas, and the distorted picture wherever it kept the reference's
-// samples). A pair whose two triples are equal adds nothing (its dE00 is +0:
-// see add_pixel()). Neither changes a bit of the result.
+// samples). The triples of a row that miss the cache are converted together
+// by the lab_batch kernel (ciede_kernels.h: lane-wise SIMD, the same bits),
+// then the dE00 values of the row's pairs are computed by the delta_e_batch
+// kernel (the same) and summed in raster order. A pair whose two triples
+// are equal adds nothing (its dE00 is +0: see extract()). None of this
+// changes a bit of the result.
 #include "features/ciede/ciede.h"
 
 #include <array>
 #include <limits>
+#include <vector>
+
+#include "features/ciede/ciede_kernels.h"
 
 namespace twinvmaf::ciede {
 
@@ -18,15 +25,47 @@ namespace {
 // A direct-mapped cache of lab_from_yuv(), keyed by the packed samples.
 class LabCache final : public Scratch {
 public:
-    LabCache() { keys_.fill(kEmpty); }
+    LabCache() : kernels_(kernels()) { keys_.fill(kEmpty); }
 
-    Lab lab(unsigned y, unsigned u, unsigned v, unsigned bitdepth)
+    // Notes a triple the row will look up: a miss is queued for fill()
+    // (its slot claimed now, so that a repeat in the row is not queued twice).
+    void prefetch(std::uint64_t key)
     {
-        const std::uint64_t key = pack(y, u, v);
-        const std::size_t slot = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kSlotBits));
+        std::uint64_t& slot_key = keys_[slot_of(key)];
+        if (slot_key == key) return;
+        slot_key = key;
+        missed_keys_.push_back(key);
+        missed_y_.push_back(sample(key, 0));
+        missed_u_.push_back(sample(key, 1));
+        missed_v_.push_back(sample(key, 2));
+    }
+
+    // Converts the queued misses in one batch and stores them, in queue
+    // order: where two queued keys share a slot the later one stays, with
+    // its own Lab, and lab() recomputes the other.
+    void fill(unsigned bitdepth)
+    {
+        const std::size_t n = missed_keys_.size();
+        if (n == 0) return;
+        missed_labs_.resize(n);
+        kernels_.lab_batch(missed_y_.data(), missed_u_.data(), missed_v_.data(), n, bitdepth, missed_labs_.data());
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t slot = slot_of(missed_keys_[i]);
+            keys_[slot] = missed_keys_[i];
+            labs_[slot] = missed_labs_[i];
+        }
+        missed_keys_.clear();
+        missed_y_.clear();
+        missed_u_.clear();
+        missed_v_.clear();
+    }
+
+    Lab lab(std::uint64_t key, unsigned bitdepth)
+    {
+        const std::size_t slot = slot_of(key);
         if (keys_[slot] != key) {
             keys_[slot] = key;
-            labs_[slot] = lab_from_yuv(y, u, v, bitdepth);
+            labs_[slot] = lab_from_yuv(sample(key, 0), sample(key, 1), sample(key, 2), bitdepth);
         }
         return labs_[slot];
     }
@@ -36,12 +75,29 @@ public:
     {
         return std::uint64_t{y} | (std::uint64_t{u} << 16) | (std::uint64_t{v} << 32);
     }
+    static unsigned sample(std::uint64_t key, int i) { return static_cast<unsigned>((key >> (16 * i)) & 0xffff); }
 
 private:
+    static std::size_t slot_of(std::uint64_t key)
+    {
+        return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kSlotBits));
+    }
+
     static constexpr unsigned kSlotBits = 15;  // 32768 slots, 640 KiB: about L2
     static constexpr std::uint64_t kEmpty = std::numeric_limits<std::uint64_t>::max();
     std::array<std::uint64_t, std::size_t{1} << kSlotBits> keys_;
     std::array<Lab, std::size_t{1} << kSlotBits> labs_;
+    Kernels kernels_;
+    std::vector<std::uint64_t> missed_keys_;
+    std::vector<double> missed_y_, missed_u_, missed_v_;
+    std::vector<Lab> missed_labs_;
+
+public:
+    const Kernels& row_kernels() const { return kernels_; }
+    // The row's packed triples; the Lab pairs of its unequal ones and their dE00.
+    std::vector<std::uint64_t> row_ref, row_dis;
+    std::vector<Lab> pair_ref, pair_dis;
+    std::vector<float> pair_delta_e;
 };
 
 unsigned luma_sample(const PlaneView& luma, bool high_bitdepth, unsigned x, unsigned y)
@@ -78,18 +134,38 @@ void CiedeCpu::extract(const FrameInputs& inputs, FrameScores& scores, Scratch* 
         scratch = own.get();
     }
     LabCache& cache = static_cast<LabCache&>(*scratch);
+    const unsigned width = ref_luma.width;
+    cache.row_ref.resize(width);
+    cache.row_dis.resize(width);
     for (unsigned y = 0; y < ref_luma.height; ++y) {
-        for (unsigned x = 0; x < ref_luma.width; ++x) {
+        for (unsigned x = 0; x < width; ++x) {
             const Triple r = pixel_samples(ref_luma, ref_chroma, bitdepth, x, y);
             const Triple d = pixel_samples(dis_luma, dis_chroma, bitdepth, x, y);
-            // Equal samples give equal Lab colours, whose dE00 is +0: every
-            // difference is 0, the divisors are >= 1 or 0.65 s_L > 0, and
-            // sqrt(+0 + +0 + +0 + R_T * 0 * 0) = +0 (tests/unit/test_ciede.cpp
-            // checks it); sum + +0 is sum (sum is never -0: it starts at +0).
-            if (LabCache::pack(r.y, r.u, r.v) == LabCache::pack(d.y, d.u, d.v)) continue;
-            sum += delta_e_2000(cache.lab(r.y, r.u, r.v, bitdepth), cache.lab(d.y, d.u, d.v, bitdepth),
-                                kNetflixWeights);
+            cache.row_ref[x] = LabCache::pack(r.y, r.u, r.v);
+            cache.row_dis[x] = LabCache::pack(d.y, d.u, d.v);
+            if (cache.row_ref[x] == cache.row_dis[x]) continue;
+            cache.prefetch(cache.row_ref[x]);
+            cache.prefetch(cache.row_dis[x]);
         }
+        cache.fill(bitdepth);
+        // Equal samples give equal Lab colours, whose dE00 is +0: every
+        // difference is 0, the divisors are >= 1 or 0.65 s_L > 0, and
+        // sqrt(+0 + +0 + +0 + R_T * 0 * 0) = +0 (tests/unit/test_ciede.cpp
+        // checks it); sum + +0 is sum (sum is never -0: it starts at +0).
+        // So only the unequal pairs are converted and added, in raster order.
+        cache.pair_ref.clear();
+        cache.pair_dis.clear();
+        for (unsigned x = 0; x < width; ++x) {
+            const std::uint64_t r = cache.row_ref[x], d = cache.row_dis[x];
+            if (r == d) continue;
+            cache.pair_ref.push_back(cache.lab(r, bitdepth));
+            cache.pair_dis.push_back(cache.lab(d, bitdepth));
+        }
+        const std::size_t pairs = cache.pair_ref.size();
+        cache.pair_delta_e.resize(pairs);
+        cache.row_kernels().delta_e_batch(cache.pair_ref.data(), cache.pair_dis.data(), pairs, kNetflixWeights,
+                                          cache.pair_delta_e.data());
+        for (std::size_t i = 0; i < pairs; ++i) sum += cache.pair_delta_e[i];
     }
     scores.set(0, sum);
 }

@@ -3,7 +3,8 @@
 // per 64-bit lane. Every step is the scalar one - the same IEEE additions,
 // subtractions, multiplications and divisions in the same order (no fused
 // multiply-add: the project compiles with -ffp-contract=off, and Highway's
-// Mul and Add are single operations), the same exact bit manipulation and
+// Mul and Add are single operations; two_prod's exact error term aside, see
+// core/simd_double_double-inl.h), the same exact bit manipulation and
 // the same table entries (gathered) - so each lane rounds exactly as the
 // scalar code does. Arguments outside the scalar's main path (zero,
 // negative, subnormal, infinite, NaN, exact powers of two) are recomputed by
@@ -21,6 +22,7 @@
 
 #include "core/cr_log2.h"
 #include "core/simd.h"
+#include "core/simd_double_double-inl.h"
 #include "core/simd_to_float-inl.h"
 #include "features/speed/speed_kernels.h"
 #include "features/speed/speed_math.h"
@@ -41,76 +43,12 @@ using DU = hn::RebindToUnsigned<D>;
 using DI = hn::RebindToSigned<D>;
 
 // cr_log2_detail's double-double steps, lane by lane (same operations).
-struct VDD {
-    V hi, lo;
-};
-
-HWY_INLINE VDD two_sum(V a, V b)
-{
-    const V s = hn::Add(a, b);
-    const V bb = hn::Sub(s, a);
-    return {s, hn::Add(hn::Sub(a, hn::Sub(s, bb)), hn::Sub(b, bb))};
-}
-
-HWY_INLINE VDD fast_two_sum(V a, V b)
-{
-    const V s = hn::Add(a, b);
-    return {s, hn::Sub(b, hn::Sub(s, a))};
-}
-
-HWY_INLINE void split(D d, V a, V& hi, V& lo)
-{
-    const V c = hn::Mul(hn::Set(d, 134217729.0), a);
-    hi = hn::Sub(c, hn::Sub(c, a));
-    lo = hn::Sub(a, hi);
-}
-
-HWY_INLINE VDD two_prod(D d, V a, V b)
-{
-    const V p = hn::Mul(a, b);
-    V ah, al, bh, bl;
-    split(d, a, ah, al);
-    split(d, b, bh, bl);
-    // ((ah bh - p) + ah bl + al bh) + al bl, left to right
-    const V lo = hn::Add(hn::Add(hn::Add(hn::Sub(hn::Mul(ah, bh), p), hn::Mul(ah, bl)), hn::Mul(al, bh)),
-                         hn::Mul(al, bl));
-    return {p, lo};
-}
-
-HWY_INLINE VDD dd_add(VDD x, VDD y)
-{
-    VDD s = two_sum(x.hi, y.hi);
-    const VDD t = two_sum(x.lo, y.lo);
-    s.lo = hn::Add(s.lo, t.hi);
-    s = fast_two_sum(s.hi, s.lo);
-    s.lo = hn::Add(s.lo, t.lo);
-    return fast_two_sum(s.hi, s.lo);
-}
-
-HWY_INLINE VDD dd_mul(D d, VDD x, VDD y)
-{
-    VDD p = two_prod(d, x.hi, y.hi);
-    p.lo = hn::Add(p.lo, hn::Add(hn::Mul(x.hi, y.lo), hn::Mul(x.lo, y.hi)));
-    return fast_two_sum(p.hi, p.lo);
-}
-
-HWY_INLINE VDD dd_mul_d(D d, VDD x, V y)
-{
-    VDD p = two_prod(d, x.hi, y);
-    p.lo = hn::Add(p.lo, hn::Mul(x.lo, y));
-    return fast_two_sum(p.hi, p.lo);
-}
-
-HWY_INLINE VDD dd_div(D d, VDD x, VDD y)
-{
-    const V q1 = hn::Div(x.hi, y.hi);
-    VDD r = dd_add(x, dd_mul_d(d, y, hn::Neg(q1)));
-    const V q2 = hn::Div(r.hi, y.hi);
-    r = dd_add(r, dd_mul_d(d, y, hn::Neg(q2)));
-    const V q3 = hn::Div(r.hi, y.hi);
-    const VDD q = fast_two_sum(q1, q2);
-    return dd_add(q, VDD{q3, hn::Zero(d)});
-}
+using simd::HWY_NAMESPACE::dd_add;
+using simd::HWY_NAMESPACE::dd_div;
+using simd::HWY_NAMESPACE::dd_mul;
+using simd::HWY_NAMESPACE::dd_mul_d;
+using simd::HWY_NAMESPACE::two_sum;
+using simd::HWY_NAMESPACE::VDD;
 
 // log2_dd(x).hi for lanes with a normal x > 0 (others: any value).
 HWY_INLINE V log2_normal(D d, V x)
@@ -131,8 +69,8 @@ HWY_INLINE V log2_normal(D d, V x)
     const V zero = hn::Zero(d);
     const VDD num{hn::Sub(m, c), zero};
     const VDD den = two_sum(m, c);
-    const VDD s = dd_div(d, num, den);
-    const VDD z = dd_mul(d, s, s);
+    const VDD s = dd_div(num, den);
+    const VDD z = dd_mul(s, s);
     const V zh = z.hi;
     const V tail = hn::Add(
         hn::Set(d, 1.0 / 7),
@@ -140,12 +78,12 @@ HWY_INLINE V log2_normal(D d, V x)
                             hn::Mul(zh, hn::Add(hn::Set(d, 1.0 / 11),
                                                 hn::Mul(zh, hn::Add(hn::Set(d, 1.0 / 13),
                                                                     hn::Mul(zh, hn::Set(d, 1.0 / 15)))))))));
-    VDD p = dd_add(VDD{hn::Set(d, kFifthHi), hn::Set(d, kFifthLo)}, dd_mul_d(d, z, tail));
-    p = dd_add(VDD{hn::Set(d, kThirdHi), hn::Set(d, kThirdLo)}, dd_mul(d, z, p));
-    p = dd_add(VDD{hn::Set(d, 1.0), zero}, dd_mul(d, z, p));
-    const VDD atanh_s = dd_mul(d, s, p);
+    VDD p = dd_add(VDD{hn::Set(d, kFifthHi), hn::Set(d, kFifthLo)}, dd_mul_d(z, tail));
+    p = dd_add(VDD{hn::Set(d, kThirdHi), hn::Set(d, kThirdLo)}, dd_mul(z, p));
+    p = dd_add(VDD{hn::Set(d, 1.0), zero}, dd_mul(z, p));
+    const VDD atanh_s = dd_mul(s, p);
     const V two = hn::Set(d, 2.0);
-    const VDD log2_ratio = dd_mul(d, VDD{hn::Mul(two, atanh_s.hi), hn::Mul(two, atanh_s.lo)},
+    const VDD log2_ratio = dd_mul(VDD{hn::Mul(two, atanh_s.hi), hn::Mul(two, atanh_s.lo)},
                                   VDD{hn::Set(d, kInvLn2Hi), hn::Set(d, kInvLn2Lo)});
     // The table of (hi, lo) pairs as doubles: entry i at 2i and 2i + 1.
     const double* table = &log2_point(0).hi;
