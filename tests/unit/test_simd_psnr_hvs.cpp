@@ -1,8 +1,8 @@
 // psnr_hvs's SIMD block kernel against the reference one, for every
 // instruction set this build has: block rows of 1..40 blocks (every tail of
-// every vector length, and rows longer than one kernel chunk's group), random
-// and extreme samples, 8..16-bit, each plane's tables; the whole term buffer
-// compared bytewise with canaries on both sides.
+// every vector length, and several groups of blocks), random and extreme
+// samples, 8..16-bit, each plane's tables; the whole term buffer compared
+// bytewise with canaries on both sides, and the float sum continued over it.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -30,14 +30,16 @@ constexpr unsigned kBitdepths[] = {8, 10, 12, 16};
 constexpr int kMaxBlocks = 40;
 constexpr std::size_t kCanary = kCoefficients;  // floats each side of the terms: one block
 
-// The terms of one block row from `kernel`, with the canaries.
+// The terms of one block row from `kernel`, with the canaries, then the sum
+// it returns, continued from `sum`.
 template <class Sample>
 std::vector<float> row_terms(psnr_hvs::BlockRowFn<Sample> kernel, const std::vector<Sample>& ref,
                              const std::vector<Sample>& dis, std::ptrdiff_t stride, int blocks,
-                             const psnr_hvs::PlaneTables& tables)
+                             const psnr_hvs::PlaneTables& tables, float sum)
 {
     std::vector<float> terms(kCanary + kCoefficients * static_cast<std::size_t>(blocks) + kCanary, -7.25f);
-    kernel(ref.data(), stride, dis.data(), stride, blocks, tables.csf, tables.mask, terms.data() + kCanary);
+    terms.push_back(
+        kernel(ref.data(), stride, dis.data(), stride, blocks, tables.csf, tables.mask, terms.data() + kCanary, sum));
     return terms;
 }
 
@@ -59,8 +61,10 @@ void check_row(psnr_hvs::BlockRowFn<Sample> reference, psnr_hvs::BlockRowFn<Samp
     const std::uint64_t max_value = (std::uint64_t{1} << bitdepth) - 1;
     fill_samples(ref, max_value, ref_fill, rng);
     fill_samples(dis, max_value, dis_fill, rng);
-    const std::vector<float> expected = row_terms(reference, ref, dis, stride, blocks, tables);
-    const std::vector<float> actual = row_terms(simd, ref, dis, stride, blocks, tables);
+    // A sum already under way, as for every block row after a plane's first.
+    const float sum = std::uniform_real_distribution<float>(0, 1e6f)(rng);
+    const std::vector<float> expected = row_terms(reference, ref, dis, stride, blocks, tables, sum);
+    const std::vector<float> actual = row_terms(simd, ref, dis, stride, blocks, tables, sum);
     ASSERT_TRUE(same_bytes(expected, actual));
 }
 

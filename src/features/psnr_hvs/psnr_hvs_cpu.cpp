@@ -33,9 +33,8 @@ float plane_error(const PlaneView& ref, const PlaneView& dis, unsigned bitdepth,
         for (int bx = 0; bx < row_blocks; bx += kChunkBlocks) {
             const int x = bx * kBlockStep;
             const int blocks = std::min(kChunkBlocks, row_blocks - bx);
-            block_row(ref.row<Sample>(y) + x, ref_stride, dis.row<Sample>(y) + x, dis_stride, blocks, tables.csf,
-                      tables.mask, terms);
-            for (int k = 0; k < kCoefficients * blocks; ++k) sum += terms[k];
+            sum = block_row(ref.row<Sample>(y) + x, ref_stride, dis.row<Sample>(y) + x, dis_stride, blocks,
+                            tables.csf, tables.mask, terms, sum);
             terms_added += kCoefficients * blocks;
         }
     }

@@ -8,13 +8,16 @@ namespace twinvmaf::psnr_hvs {
 namespace {
 
 template <class Sample>
-void block_row(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride,
-               int blocks, const float (*csf)[kBlockSize], const float (*mask)[kBlockSize], float* terms)
+float block_row(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride,
+                int blocks, const float (*csf)[kBlockSize], const float (*mask)[kBlockSize], float* terms, float sum)
 {
     for (int b = 0; b < blocks; ++b) {
         const int x = b * kBlockStep;
-        block_terms(ref + x, ref_stride, dis + x, dis_stride, csf, mask, terms + kCoefficients * b);
+        float* block = terms + kCoefficients * b;
+        block_terms(ref + x, ref_stride, dis + x, dis_stride, csf, mask, block);
+        for (int k = 0; k < kCoefficients; ++k) sum += block[k];
     }
+    return sum;
 }
 
 }  // namespace

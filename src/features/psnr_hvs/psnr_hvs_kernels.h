@@ -2,7 +2,8 @@
 // block_terms() per block) or their Highway SIMD implementation
 // (psnr_hvs_simd.cpp), which returns the same bits
 // (tests/unit/test_simd_psnr_hvs.cpp). core/simd.h says which one kernels()
-// gives. A kernel only computes the terms; the caller adds them up.
+// gives. A kernel computes the terms of a run of blocks and continues the
+// plane's serial float sum over them.
 #pragma once
 
 #include <cstddef>
@@ -14,12 +15,15 @@ namespace twinvmaf::psnr_hvs {
 
 // block_terms() of `blocks` neighbouring blocks of one block row, the first
 // at ref[0] / dis[0], the others every kBlockStep samples to the right:
-// terms[kCoefficients * b + k] is term k of block b. Reads 8 rows of
-// kBlockStep * blocks + 1 samples; writes blocks * kCoefficients floats.
+// terms[kCoefficients * b + k] is term k of block b. Returns `sum` with
+// every term added to it, one float addition at a time, in that order (block
+// by block, each block's terms in raster order: Netflix's chain). Reads 8
+// rows of kBlockStep * blocks + 1 samples; writes blocks * kCoefficients
+// floats.
 template <class Sample>
-using BlockRowFn = void (*)(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
-                            std::ptrdiff_t dis_stride, int blocks, const float (*csf)[kBlockSize],
-                            const float (*mask)[kBlockSize], float* terms);
+using BlockRowFn = float (*)(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                             std::ptrdiff_t dis_stride, int blocks, const float (*csf)[kBlockSize],
+                             const float (*mask)[kBlockSize], float* terms, float sum);
 
 struct Kernels {
     BlockRowFn<std::uint8_t> block_row_8bit;

@@ -35,8 +35,9 @@ using VI = hn::Vec<DI>;
 using VF = hn::Vec<DF>;
 constexpr std::size_t kMaxLanes = hn::MaxLanes(DI());
 
-// One group's block (samples, then DCT coefficients), coefficient c of
-// every lane in v[c], c = i * kBlockSize + j.
+// One group's samples as loaded, sample c = i * kBlockSize + j of lane k in
+// [c][k]; and its DCT coefficients, coefficient c of every lane in [c].
+using Samples = std::int32_t[kCoefficients][kMaxLanes];
 using Block = VI[kCoefficients];
 
 // unbiased_shift(a, 1): the sign bit added, then an arithmetic shift.
@@ -52,11 +53,12 @@ HWY_INLINE VI lift(VI a)
     return hn::ShiftRight<kShift>(hn::Add(hn::Mul(a, hn::Set(DI(), kFactor)), hn::Set(DI(), kBias)));
 }
 
-// fdct8() of psnr_hvs_math.h, step for step: x[k * stride] -> y[0..7].
-HWY_INLINE void fdct8(VI* y, const VI* x, int stride)
+// fdct8() of psnr_hvs_math.h, step for step: x(0..7) -> y[0..7].
+template <class Input>
+HWY_INLINE void fdct8(VI* y, const Input& x)
 {
-    VI t0 = x[0 * stride], t4 = x[1 * stride], t2 = x[2 * stride], t6 = x[3 * stride];
-    VI t7 = x[4 * stride], t3 = x[5 * stride], t5 = x[6 * stride], t1 = x[7 * stride];
+    VI t0 = x(0), t4 = x(1), t2 = x(2), t6 = x(3);
+    VI t7 = x(4), t3 = x(5), t5 = x(6), t1 = x(7);
     t1 = hn::Sub(t0, t1);
     const VI t1h = half_towards_zero(t1);
     t0 = hn::Sub(t0, t1h);
@@ -101,27 +103,54 @@ HWY_INLINE void fdct8(VI* y, const VI* x, int stride)
     y[7] = t7;
 }
 
-// fdct8x8(): columns into a temporary's rows, then its columns.
-HWY_INLINE void fdct8x8(Block& block)
+// The plane's serial float chain over the previous group's terms, in their
+// order, advanced `step` terms at a time between this group's vector steps,
+// so that its latency hides behind them (block_row).
+struct Chain {
+    const float* next;
+    const float* end;
+    int step;
+    float sum;
+
+    HWY_INLINE void advance()
+    {
+        for (int n = 0; n < step && next != end; ++n) sum += *next++;
+    }
+    HWY_INLINE void finish()
+    {
+        while (next != end) sum += *next++;
+    }
+};
+
+// fdct8x8(): the samples' columns into a temporary's rows, then its columns
+// into the coefficients' rows.
+HWY_INLINE void fdct8x8(const Samples& samples, Block& coefficients, Chain& chain)
 {
     Block columns;
-    for (int i = 0; i < kBlockSize; ++i) fdct8(columns + kBlockSize * i, block + i, kBlockSize);
-    for (int i = 0; i < kBlockSize; ++i) fdct8(block + kBlockSize * i, columns + i, kBlockSize);
+    for (int i = 0; i < kBlockSize; ++i) {
+        fdct8(columns + kBlockSize * i, [&](int k) { return hn::Load(DI(), samples[k * kBlockSize + i]); });
+        chain.advance();
+    }
+    for (int i = 0; i < kBlockSize; ++i) {
+        fdct8(coefficients + kBlockSize * i, [&](int k) { return columns[k * kBlockSize + i]; });
+        chain.advance();
+    }
 }
 
 // variance_ratio(): the same float chains, the int32 samples converted to
 // float (rounded to nearest, as C's conversion) where the reference does.
-HWY_INLINE VF variance_ratio(const Block& v)
+HWY_INLINE VF variance_ratio(const Samples& v, Chain& chain)
 {
     const DF df;
     VF mean = hn::Zero(df);
     VF quadrant_means[4] = {mean, mean, mean, mean};
     for (int i = 0; i < kBlockSize; ++i) {
         for (int j = 0; j < kBlockSize; ++j) {
-            const VF x = hn::ConvertTo(df, v[i * kBlockSize + j]);
+            const VF x = hn::ConvertTo(df, hn::Load(DI(), v[i * kBlockSize + j]));
             mean = hn::Add(mean, x);
             quadrant_means[quadrant(i, j)] = hn::Add(quadrant_means[quadrant(i, j)], x);
         }
+        chain.advance();
     }
     mean = hn::Div(mean, hn::Set(df, 64.f));
     for (VF& m : quadrant_means) m = hn::Div(m, hn::Set(df, 16.f));
@@ -130,11 +159,12 @@ HWY_INLINE VF variance_ratio(const Block& v)
     for (int i = 0; i < kBlockSize; ++i) {
         for (int j = 0; j < kBlockSize; ++j) {
             const int q = quadrant(i, j);
-            const VF x = hn::ConvertTo(df, v[i * kBlockSize + j]);
+            const VF x = hn::ConvertTo(df, hn::Load(DI(), v[i * kBlockSize + j]));
             const VF dm = hn::Sub(x, mean), dq = hn::Sub(x, quadrant_means[q]);
             variance = hn::Add(variance, hn::Mul(dm, dm));
             quadrant_variances[q] = hn::Add(quadrant_variances[q], hn::Mul(dq, dq));
         }
+        chain.advance();
     }
     variance = hn::Mul(variance, hn::Set(df, 1 / 63.f * 64));
     for (VF& q : quadrant_variances) q = hn::Mul(q, hn::Set(df, 1 / 15.f * 16));
@@ -165,33 +195,39 @@ HWY_INLINE VF masking_threshold(const Block& c, VF ratio, const float (*mask)[kB
 
 // Lane k <- the block at 7 * min(first + k, blocks - 1) samples right of p.
 template <class Sample>
-HWY_INLINE void load_group(const Sample* p, std::ptrdiff_t stride, int first, int blocks, Block& v)
+HWY_INLINE void load_group(const Sample* p, std::ptrdiff_t stride, int first, int blocks, Samples& lanes)
 {
-    HWY_ALIGN std::int32_t lanes[kCoefficients][kMaxLanes];
+    // Each block's rows first (contiguous samples), then transposed.
+    HWY_ALIGN std::int32_t by_block[kMaxLanes][kCoefficients];
     const int n = static_cast<int>(hn::Lanes(DI()));
     for (int k = 0; k < n; ++k) {
         const Sample* block = p + kBlockStep * std::min(first + k, blocks - 1);
         for (int i = 0; i < kBlockSize; ++i)
-            for (int j = 0; j < kBlockSize; ++j) lanes[i * kBlockSize + j][k] = block[i * stride + j];
+            for (int j = 0; j < kBlockSize; ++j) by_block[k][i * kBlockSize + j] = block[i * stride + j];
     }
-    for (int c = 0; c < kCoefficients; ++c) v[c] = hn::Load(DI(), lanes[c]);
+    for (int c = 0; c < kCoefficients; ++c)
+        for (int k = 0; k < n; ++k) lanes[c][k] = by_block[k][c];
 }
 
 // block_terms() of the group's blocks first .. first + lanes - 1 (those
-// below `blocks` stored).
+// below `blocks` stored); returns how many were stored. Meanwhile `chain`
+// adds the previous group's terms (64 advances: 16 per sample block's
+// statistics and 16 per DCT, then whatever is left).
 template <class Sample>
-HWY_INLINE void group_terms(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
-                            std::ptrdiff_t dis_stride, int first, int blocks, const float (*csf)[kBlockSize],
-                            const float (*mask)[kBlockSize], float* terms)
+HWY_INLINE int group_terms(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis,
+                           std::ptrdiff_t dis_stride, int first, int blocks, const float (*csf)[kBlockSize],
+                           const float (*mask)[kBlockSize], float* terms, Chain& chain)
 {
     const DF df;
+    HWY_ALIGN Samples s_samples, d_samples;
+    load_group(ref, ref_stride, first, blocks, s_samples);
+    load_group(dis, dis_stride, first, blocks, d_samples);
+    const VF s_ratio = variance_ratio(s_samples, chain);
+    const VF d_ratio = variance_ratio(d_samples, chain);
     Block s, d;
-    load_group(ref, ref_stride, first, blocks, s);
-    load_group(dis, dis_stride, first, blocks, d);
-    const VF s_ratio = variance_ratio(s);
-    const VF d_ratio = variance_ratio(d);
-    fdct8x8(s);
-    fdct8x8(d);
+    fdct8x8(s_samples, s, chain);
+    fdct8x8(d_samples, d, chain);
+    chain.finish();
     const VF s_threshold = masking_threshold(s, s_ratio, mask);
     const VF d_threshold = masking_threshold(d, d_ratio, mask);
     // `if (d_threshold > threshold) threshold = d_threshold;`, NaN included.
@@ -211,15 +247,24 @@ HWY_INLINE void group_terms(const Sample* ref, std::ptrdiff_t ref_stride, const 
     const int stored = std::min(static_cast<int>(hn::Lanes(df)), blocks - first);
     for (int b = 0; b < stored; ++b)
         for (int k = 0; k < kCoefficients; ++k) terms[kCoefficients * (first + b) + k] = out[k][b];
+    return stored;
 }
 
+// The chain over the terms in block order, as the reference kernel's: group
+// g's terms are added while group g + 1 is computed, the last group's after.
 template <class Sample>
-void block_row(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride,
-               int blocks, const float (*csf)[kBlockSize], const float (*mask)[kBlockSize], float* terms)
+float block_row(const Sample* ref, std::ptrdiff_t ref_stride, const Sample* dis, std::ptrdiff_t dis_stride,
+                int blocks, const float (*csf)[kBlockSize], const float (*mask)[kBlockSize], float* terms, float sum)
 {
     const int lanes = static_cast<int>(hn::Lanes(DI()));
-    for (int first = 0; first < blocks; first += lanes)
-        group_terms(ref, ref_stride, dis, dis_stride, first, blocks, csf, mask, terms);
+    Chain chain{terms, terms, 0, sum};
+    for (int first = 0; first < blocks; first += lanes) {
+        const int stored = group_terms(ref, ref_stride, dis, dis_stride, first, blocks, csf, mask, terms, chain);
+        float* group = terms + kCoefficients * first;
+        chain = {group, group + kCoefficients * stored, stored, chain.sum};
+    }
+    chain.finish();
+    return chain.sum;
 }
 
 }  // namespace
