@@ -7,6 +7,11 @@
 // float chains in raster order, the threshold's sqrt and / 32 in double. The
 // lanes after the row's last block repeat that block and are not stored, so
 // every block, the last group's included, runs this same arithmetic.
+//
+// The DCT, statistics, threshold and load are HWY_NOINLINE: inlined into one
+// function of 64-vector arrays, clang 15 with ASan (the fuzz build) took
+// over a minute of register allocation per target; apart they cost a few
+// seconds, and the release kernel about 5 %.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "features/psnr_hvs/psnr_hvs_simd.cpp"
@@ -112,9 +117,15 @@ struct Chain {
     int step;
     float sum;
 
+    // In locals: `sum` could alias a term for all the compiler knows, which
+    // would store it at every addition.
     HWY_INLINE void advance()
     {
-        for (int n = 0; n < step && next != end; ++n) sum += *next++;
+        const float* p = next;
+        float s = sum;
+        for (int n = 0; n < step && p != end; ++n) s += *p++;
+        next = p;
+        sum = s;
     }
     HWY_INLINE void finish()
     {
@@ -124,7 +135,7 @@ struct Chain {
 
 // fdct8x8(): the samples' columns into a temporary's rows, then its columns
 // into the coefficients' rows.
-HWY_INLINE void fdct8x8(const Samples& samples, Block& coefficients, Chain& chain)
+HWY_NOINLINE void fdct8x8(const Samples& samples, Block& coefficients, Chain& chain)
 {
     Block columns;
     for (int i = 0; i < kBlockSize; ++i) {
@@ -139,7 +150,7 @@ HWY_INLINE void fdct8x8(const Samples& samples, Block& coefficients, Chain& chai
 
 // variance_ratio(): the same float chains, the int32 samples converted to
 // float (rounded to nearest, as C's conversion) where the reference does.
-HWY_INLINE VF variance_ratio(const Samples& v, Chain& chain)
+HWY_NOINLINE VF variance_ratio(const Samples& v, Chain& chain)
 {
     const DF df;
     VF mean = hn::Zero(df);
@@ -177,7 +188,7 @@ HWY_INLINE VF variance_ratio(const Samples& v, Chain& chain)
 // masking_threshold(): the energy chain in raster order (square wrapping in
 // int32, then converted), times the ratio in float; sqrt and / 32 in double,
 // then rounded to float, one half of the lanes at a time.
-HWY_INLINE VF masking_threshold(const Block& c, VF ratio, const float (*mask)[kBlockSize])
+HWY_NOINLINE VF masking_threshold(const Block& c, VF ratio, const float (*mask)[kBlockSize])
 {
     const DF df;
     const DF64 dd;
@@ -195,7 +206,7 @@ HWY_INLINE VF masking_threshold(const Block& c, VF ratio, const float (*mask)[kB
 
 // Lane k <- the block at 7 * min(first + k, blocks - 1) samples right of p.
 template <class Sample>
-HWY_INLINE void load_group(const Sample* p, std::ptrdiff_t stride, int first, int blocks, Samples& lanes)
+HWY_NOINLINE void load_group(const Sample* p, std::ptrdiff_t stride, int first, int blocks, Samples& lanes)
 {
     // Each block's rows first (contiguous samples), then transposed.
     HWY_ALIGN std::int32_t by_block[kMaxLanes][kCoefficients];
