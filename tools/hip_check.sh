@@ -19,15 +19,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mapfile -t sources < <(cd "$root" && ls src/gpu/*.cu src/features/*/*.cu tests/gpu/*.cu)
 failed=0
-for arch in gfx90a gfx1030 gfx1036; do
-  for source in "${sources[@]}"; do
-    if ! hipcc "${common[@]}" "${strict[@]}" --offload-arch="$arch" -c "$root/$source" \
-        -o "$tmp/out.o" 2>"$tmp/err"; then
-      echo "FAIL $arch $source"; head -20 "$tmp/err"; failed=1
-    fi
-  done
-  echo "$arch: ${#sources[@]} kernel sources compiled"
+# All three targets in one hipcc call per source: the host half is compiled
+# once instead of three times (a third less time in CI).
+archs=(gfx90a gfx1030 gfx1036)
+for source in "${sources[@]}"; do
+  if ! hipcc "${common[@]}" "${strict[@]}" "${archs[@]/#/--offload-arch=}" -c "$root/$source" \
+      -o "$tmp/out.o" 2>"$tmp/err"; then
+    echo "FAIL ${archs[*]} $source"; head -20 "$tmp/err"; failed=1
+  fi
 done
+echo "${archs[*]}: ${#sources[@]} kernel sources compiled for each"
 
 # a*b+c: one v_fma*/v_fmac*/v_mad_f32 by default, none with the strict flags.
 asm() { hipcc "${common[@]}" "$@" --offload-arch=gfx90a --cuda-device-only -S \
