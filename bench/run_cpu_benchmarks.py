@@ -8,7 +8,7 @@ GNU time), so it runs on the GPU machine too (bench/run_device_cpu.sh).
 
     bench/run_cpu_benchmarks.py --netflix PATH [--build DIR] [--fixtures DIR]
         [--cases v061_1080p,v1016_1080p10,v061_2160p] [--runs 3] [--threads 1,N]
-        [--frames-1080p 200] [--frames-2160p 60] [--no-per-feature]
+        [--frames-1080p 200] [--frames-2160p 60] [--no-per-feature] [--reading-only]
         [--extra-features float_vif,float_adm,...]
 
 Cases: vmaf_v0.6.1 on 1920x1080 8-bit (v061_1080p), vmaf_v1.0.16_3d0h on
@@ -110,6 +110,9 @@ def main():
     p.add_argument("--frames-1080p", type=int, default=200)
     p.add_argument("--frames-2160p", type=int, default=60)
     p.add_argument("--no-per-feature", action="store_true")
+    p.add_argument("--reading-only", action="store_true",
+                   help="only the (read only) row of each case: what reading the pairs costs, "
+                        "with more frames and runs than the full table can afford")
     p.add_argument("--extra-features", default="",
                    help="more extractors to time alone at one thread in every case, beside the model's "
                         "(comma-separated --feature specs, e.g. float_vif,float_adm,float_ssim)")
@@ -148,10 +151,11 @@ def main():
                         1000 * whole[1] / frames)
 
             print(f"\n== {case}: {model}, {w}x{h} {depth}-bit, {frames} frames ({fixture} scaled up)")
-            print(f"{'threads':>7} {'ours ms/fr':>10} {'nflx ms/fr':>10} {'ratio':>6} {'ours net':>9} "
-                  f"{'nflx net':>9} {'ratio':>6} {'ours MiB':>8} {'nflx MiB':>8} {'ours cpu':>9} {'nflx cpu':>9}"
-                  "   (whole model, wall; cpu: user + system ms/frame)")
-            for t in threads:
+            if not a.reading_only:
+                print(f"{'threads':>7} {'ours ms/fr':>10} {'nflx ms/fr':>10} {'ratio':>6} {'ours net':>9} "
+                      f"{'nflx net':>9} {'ratio':>6} {'ours MiB':>8} {'nflx MiB':>8} {'ours cpu':>9} {'nflx cpu':>9}"
+                      "   (whole model, wall; cpu: user + system ms/frame)")
+            for t in [] if a.reading_only else threads:
                 o = measure(ours, ["--model", f"version={model}"], t, cpu=False)
                 n = measure(a.netflix, ["--model", f"version={model}"], t, cpu=False)
                 print(f"{t:>7} {o[0]:>10.3f} {n[0]:>10.3f} {ratio(n[0], o[0]):>6} {o[1]:>9.3f} {n[1]:>9.3f} "
@@ -162,7 +166,8 @@ def main():
                   f"{'nflx net':>9} {'ratio':>6}   (one thread, CPU time; net: less start-up and reading)")
             read = None
             extras = [f for f in a.extra_features.split(",") if f]
-            for spec in ["(read only)"] + model_features(model) + extras:
+            specs = [] if a.reading_only else model_features(model) + extras
+            for spec in ["(read only)"] + specs:
                 scoring = ["--no_prediction"] + ([] if spec == "(read only)" else ["--feature", spec])
                 o = measure(ours, scoring, 1, cpu=True)
                 n = measure(a.netflix, scoring, 1, cpu=True)
