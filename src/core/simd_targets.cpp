@@ -1,4 +1,4 @@
-// Highway's three run-time functions, supplied by twinvmaf on x86-64 so that
+// Highway's run-time functions, supplied by twinvmaf on x86-64 so that
 // no binary of ours loads libhwy.so.
 //
 // Why: libhwy.so's static initialiser (its nanobenchmark's timer
@@ -8,7 +8,8 @@
 // scoring a short clip. The kernels use only the header part of Highway
 // (HWY_EXPORT tables, HWY_DYNAMIC_DISPATCH); the dispatch needs exactly
 // SupportedTargets(), GetChosenTarget() and SetSupportedTargetsForTest(),
-// declared in hwy/targets.h and defined here. Other architectures link
+// declared in hwy/targets.h and defined here, and debug builds' checks
+// (HWY_DASSERT) need Abort() from hwy/base.h. Other architectures link
 // libhwy.so (CMakeLists.txt) and do not compile this file.
 //
 // The targets are Highway 1.0's x86 groups, from CPUID and the operating
@@ -18,7 +19,10 @@
 // flags in /proc/cpuinfo.
 #include <cpuid.h>
 
+#include <cstdarg>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 
 #include "hwy/targets.h"
 
@@ -152,6 +156,19 @@ ChosenTarget& GetChosenTarget()
 {
     static ChosenTarget chosen;
     return chosen;
+}
+
+// A failed Highway check (debug builds): a bug in a kernel, never bad input.
+void Abort(const char* file, int line, const char* format, ...)
+{
+    char message[1024];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    std::fprintf(stderr, "twinvmaf: Highway check failed at %s:%d: %s\n", file, line, message);
+    std::fflush(stderr);
+    std::abort();
 }
 
 }  // namespace hwy
