@@ -117,9 +117,9 @@ std::int64_t detect_targets()
     const bool avx3 = avx2 && f.avx512f && f.avx512vl && f.avx512dq && f.avx512bw;
     const bool avx3_dl = avx3 && f.vnni && f.vpclmulqdq && f.vbmi && f.vbmi2 && f.vaes && f.popcntdq && f.bitalg;
     // Without OSXSAVE, XCR0 cannot be read and no AVX state is saved;
-    // the SSE registers are always saved on x86-64.
+    // the x87 and SSE registers are always saved on x86-64 (bits 0 and 1).
     const std::uint32_t state = f.osxsave ? saved_register_state() : 0b11u;
-    const bool xmm = bit(state, 1), ymm = xmm && bit(state, 2) && f.osxsave;
+    const bool xmm = bit(state, 1), ymm = xmm && bit(state, 2);
     const bool zmm = ymm && bit(state, 5) && bit(state, 6) && bit(state, 7);
     if (ssse3 && xmm) targets |= HWY_SSSE3;
     if (sse4 && xmm) targets |= HWY_SSE4;
