@@ -4,9 +4,9 @@
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
-#include <random>
 
 #include "core/collector.h"
+#include "long_run_scores.h"
 #include "output/writers.h"
 
 namespace {
@@ -16,13 +16,7 @@ using namespace twinvmaf;
 void write_run(benchmark::State& state, OutputFormat format, const char* file_name)
 {
     constexpr std::uint64_t kFrames = 100000;
-    Collector scores;
-    std::mt19937_64 rng(7);
-    std::uniform_real_distribution<double> unit(0.0, 100.0);
-    for (int k = 0; k < 40; ++k) scores.id("feature_" + std::to_string(k));
-    for (std::uint64_t i = 0; i < kFrames; ++i) {
-        for (std::size_t k = 0; k < 40; ++k) scores.set(k, i, unit(rng));
-    }
+    const Collector scores = test::long_run_scores(kFrames, 40);
     const std::filesystem::path path = std::filesystem::temp_directory_path() / file_name;
     const OutputContext context{scores, kFrames, 1, 1920, 1080, 30.0, Precision::parse("max"), "bench"};
     for (auto _ : state) write_output_file(path.string(), format, context);

@@ -114,36 +114,53 @@ std::vector<std::pair<std::string, Kernels>> simd_tables(Get get)
     return tables;
 }
 
+// One case of the filter tests: a tap set (its index for the trace), a
+// width and a fill, with the kind of values that width and fill get.
+struct FilterCase {
+    const std::vector<float>& taps;
+    std::size_t set;
+    unsigned width;
+    Fill fill;
+    Values values;
+};
+
+// Calls check(FilterCase) for every tap set of tap_sets(rng), each of its
+// widths_for() and each width's fills_for(); check may draw from rng too.
+// Stops at the first case whose ASSERT failed (it returns from check only).
+template <class Check>
+void for_each_filter_case(std::mt19937& rng, Check check)
+{
+    const auto sets = tap_sets(rng);
+    for (std::size_t s = 0; s < sets.size(); ++s)
+        for (unsigned w : widths_for(sets[s].size()))
+            for (Fill fill : fills_for(sets[s].size(), w)) {
+                check(FilterCase{sets[s], s, w, fill, kValues[(w + static_cast<unsigned>(fill)) % 3]});
+                if (testing::Test::HasFatalFailure()) return;
+            }
+}
+
 TEST(SimdFloatFilter, VerticalPassMatchesTheReference)
 {
     const float_filter::Kernels reference = float_filter::reference_kernels();
     const auto tables = simd_tables<float_filter::Kernels>(float_filter::simd_kernels);
     std::mt19937 rng(30);
-    const auto sets = tap_sets(rng);
-    for (std::size_t s = 0; s < sets.size(); ++s) {
-        const std::vector<float>& taps = sets[s];
-        const int ntaps = static_cast<int>(taps.size());
+    for_each_filter_case(rng, [&](const FilterCase& c) {
+        const int ntaps = static_cast<int>(c.taps.size());
         const int h = ntaps / 2 + 1;
-        for (unsigned w : widths_for(taps.size())) {
-            for (Fill fill : fills_for(taps.size(), w)) {
-                const Values values = kValues[(w + static_cast<unsigned>(fill)) % 3];
-                SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << s << ") width " << w << " "
-                                                << fill_name(fill) << " values " << static_cast<int>(values));
-                const auto src = plane(std::size_t{w} * static_cast<std::size_t>(h), fill, values, rng);
-                for (int row : {0, h / 2, h - 1}) {
-                    auto expected = guarded(w);
-                    reference.vertical_pass(taps.data(), ntaps, src.data(), static_cast<int>(w), h, row,
-                                            inside(expected));
-                    for (const auto& [target, simd] : tables) {
-                        auto actual = guarded(w);
-                        simd.vertical_pass(taps.data(), ntaps, src.data(), static_cast<int>(w), h, row,
-                                           inside(actual));
-                        ASSERT_EQ(bits(expected), bits(actual)) << target << " row " << row;
-                    }
-                }
+        const unsigned w = c.width;
+        SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << c.set << ") width " << w << " "
+                                        << fill_name(c.fill) << " values " << static_cast<int>(c.values));
+        const auto src = plane(std::size_t{w} * static_cast<std::size_t>(h), c.fill, c.values, rng);
+        for (int row : {0, h / 2, h - 1}) {
+            auto expected = guarded(w);
+            reference.vertical_pass(c.taps.data(), ntaps, src.data(), static_cast<int>(w), h, row, inside(expected));
+            for (const auto& [target, simd] : tables) {
+                auto actual = guarded(w);
+                simd.vertical_pass(c.taps.data(), ntaps, src.data(), static_cast<int>(w), h, row, inside(actual));
+                ASSERT_EQ(bits(expected), bits(actual)) << target << " row " << row;
             }
         }
-    }
+    });
 }
 
 TEST(SimdFloatFilter, HorizontalInteriorMatchesTheReference)
@@ -151,38 +168,31 @@ TEST(SimdFloatFilter, HorizontalInteriorMatchesTheReference)
     const float_filter::Kernels reference = float_filter::reference_kernels();
     const auto tables = simd_tables<float_filter::Kernels>(float_filter::simd_kernels);
     std::mt19937 rng(31);
-    const auto sets = tap_sets(rng);
-    for (std::size_t s = 0; s < sets.size(); ++s) {
-        const std::vector<float>& taps = sets[s];
-        const int ntaps = static_cast<int>(taps.size());
+    for_each_filter_case(rng, [&](const FilterCase& c) {
+        const int ntaps = static_cast<int>(c.taps.size());
         const int radius = ntaps / 2;
-        for (unsigned width : widths_for(taps.size())) {
-            // The row is the interior plus the radius either side.
-            const int w = static_cast<int>(width) + 2 * radius;
-            for (Fill fill : fills_for(taps.size(), width)) {
-                const Values values = kValues[(width + static_cast<unsigned>(fill)) % 3];
-                const auto in = plane(static_cast<std::size_t>(w), fill, values, rng);
-                // Step 1 (filter_plane), 2 (float VIF's decimation), 3 and 16 (SpEED's).
-                for (int step : {1, 2, 3, 16}) {
-                    SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << s << ") row " << w << " step "
-                                                    << step << " " << fill_name(fill));
-                    const int lo = (radius + step - 1) / step;
-                    const int hi = (w - 1 - radius) / step + 1;
-                    if (hi <= lo) continue;
-                    auto expected = guarded(static_cast<std::size_t>(hi));
-                    reference.horizontal_interior(taps.data(), ntaps, in.data(), step, lo, hi, inside(expected));
-                    // Only lo .. hi-1 written.
-                    for (int j = 0; j < lo; ++j)
-                        ASSERT_EQ(std::bit_cast<std::uint32_t>(expected[kGuard + j]), kCanary) << j;
-                    for (const auto& [target, simd] : tables) {
-                        auto actual = guarded(static_cast<std::size_t>(hi));
-                        simd.horizontal_interior(taps.data(), ntaps, in.data(), step, lo, hi, inside(actual));
-                        ASSERT_EQ(bits(expected), bits(actual)) << target;
-                    }
-                }
+        // The row is the interior plus the radius either side.
+        const int w = static_cast<int>(c.width) + 2 * radius;
+        const auto in = plane(static_cast<std::size_t>(w), c.fill, c.values, rng);
+        // Step 1 (filter_plane), 2 (float VIF's decimation), 3 and 16 (SpEED's).
+        for (int step : {1, 2, 3, 16}) {
+            SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << c.set << ") row " << w << " step " << step
+                                            << " " << fill_name(c.fill));
+            const int lo = (radius + step - 1) / step;
+            const int hi = (w - 1 - radius) / step + 1;
+            if (hi <= lo) continue;
+            auto expected = guarded(static_cast<std::size_t>(hi));
+            reference.horizontal_interior(c.taps.data(), ntaps, in.data(), step, lo, hi, inside(expected));
+            // Only lo .. hi-1 written.
+            for (int j = 0; j < lo; ++j)
+                ASSERT_EQ(std::bit_cast<std::uint32_t>(expected[kGuard + j]), kCanary) << j;
+            for (const auto& [target, simd] : tables) {
+                auto actual = guarded(static_cast<std::size_t>(hi));
+                simd.horizontal_interior(c.taps.data(), ntaps, in.data(), step, lo, hi, inside(actual));
+                ASSERT_EQ(bits(expected), bits(actual)) << target;
             }
         }
-    }
+    });
 }
 
 TEST(SimdFloatVif, VerticalMomentsMatchTheReference)
@@ -191,34 +201,28 @@ TEST(SimdFloatVif, VerticalMomentsMatchTheReference)
     const auto tables = simd_tables<float_vif::Kernels>(float_vif::simd_kernels);
     std::mt19937 rng(32);
     // float_vif's filters: scales 0..3 at every kernel scale's width (3..65 taps), and random taps.
-    const auto sets = tap_sets(rng);
-    for (std::size_t s = 0; s < sets.size(); ++s) {
-        const std::vector<float>& taps = sets[s];
-        const int ntaps = static_cast<int>(taps.size());
+    for_each_filter_case(rng, [&](const FilterCase& c) {
+        const int ntaps = static_cast<int>(c.taps.size());
         const int h = ntaps / 2 + 1;
-        for (unsigned w : widths_for(taps.size())) {
-            for (Fill fill : fills_for(taps.size(), w)) {
-                const Values values = kValues[(w + static_cast<unsigned>(fill)) % 3];
-                SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << s << ") width " << w << " "
-                                                << fill_name(fill));
-                const std::size_t count = std::size_t{w} * static_cast<std::size_t>(h);
-                const auto a = plane(count, fill, values, rng);
-                // dis: the same fill, the opposite extreme or random.
-                const auto b = plane(count, fill == Fill::kMax ? Fill::kZero : Fill::kRandom, values, rng);
-                for (int row : {0, h / 2, h - 1}) {
-                    auto expected = guarded(5 * std::size_t{w});
-                    reference.vertical_moments(taps.data(), ntaps, a.data(), b.data(), static_cast<int>(w), h, row,
-                                               inside(expected));
-                    for (const auto& [target, simd] : tables) {
-                        auto actual = guarded(5 * std::size_t{w});
-                        simd.vertical_moments(taps.data(), ntaps, a.data(), b.data(), static_cast<int>(w), h, row,
-                                              inside(actual));
-                        ASSERT_EQ(bits(expected), bits(actual)) << target << " row " << row;
-                    }
-                }
+        const unsigned w = c.width;
+        SCOPED_TRACE(testing::Message() << ntaps << " taps (set " << c.set << ") width " << w << " "
+                                        << fill_name(c.fill));
+        const std::size_t count = std::size_t{w} * static_cast<std::size_t>(h);
+        const auto a = plane(count, c.fill, c.values, rng);
+        // dis: the same fill, the opposite extreme or random.
+        const auto b = plane(count, c.fill == Fill::kMax ? Fill::kZero : Fill::kRandom, c.values, rng);
+        for (int row : {0, h / 2, h - 1}) {
+            auto expected = guarded(5 * std::size_t{w});
+            reference.vertical_moments(c.taps.data(), ntaps, a.data(), b.data(), static_cast<int>(w), h, row,
+                                       inside(expected));
+            for (const auto& [target, simd] : tables) {
+                auto actual = guarded(5 * std::size_t{w});
+                simd.vertical_moments(c.taps.data(), ntaps, a.data(), b.data(), static_cast<int>(w), h, row,
+                                      inside(actual));
+                ASSERT_EQ(bits(expected), bits(actual)) << target << " row " << row;
             }
         }
-    }
+    });
 }
 
 // A row of five filtered quantities (mu1, mu2, xx, yy, xy) whose statistic

@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "long_run_scores.h"
 #include "test_support.h"
 #include "twinvmaf/error.h"
 
@@ -562,13 +563,7 @@ TEST(WriteOutputFile, LargeRunIsWrittenWhole)
     // 100k frames x 40 scores, the size of a long run: every frame and every
     // score reaches the file (its speed is bench_output_writer's figure).
     constexpr std::uint64_t kFrames = 100000;
-    Collector c;
-    std::mt19937_64 rng(7);
-    std::uniform_real_distribution<double> unit(0.0, 100.0);
-    for (int k = 0; k < 40; ++k) c.id("feature_" + std::to_string(k));
-    for (std::uint64_t i = 0; i < kFrames; ++i) {
-        for (std::size_t k = 0; k < 40; ++k) c.set(k, i, unit(rng));
-    }
+    const Collector c = test::long_run_scores(kFrames, 40);
     test::TempDir dir;
     OutputContext ctx{c, kFrames, 1, 1920, 1080, 30.0, Precision::parse("max"), "0.1.0"};
     write_output_file((dir / "big.json").string(), OutputFormat::kJson, ctx);

@@ -64,19 +64,7 @@ void add_fixed_values(const float* values, std::size_t n, FixedSum& sum)
 TV_CPU_CLONES void slide_row(std::uint16_t* histograms, unsigned w, const std::int16_t* leaving,
                              const std::int16_t* entering, unsigned columns, unsigned pad)
 {
-    const auto add = [&](int value, int lo, int hi, int delta) {
-        std::uint16_t* h = histograms + static_cast<std::size_t>(value) * w;
-        for (int k = lo; k < hi; ++k) h[k] = static_cast<std::uint16_t>(h[k] + delta);
-    };
-    for (unsigned j = 0; j < columns; ++j) {
-        const int out = leaving[j];
-        const int in = entering[j];
-        if (out == in) continue;  // the same value leaves and enters
-        const int lo = std::max(static_cast<int>(j) - static_cast<int>(pad), 0);
-        const int hi = std::min(static_cast<int>(j + pad + 1), static_cast<int>(w));
-        if (out >= 0) add(out, lo, hi, -1);
-        if (in >= 0) add(in, lo, hi, +1);
-    }
+    for_each_slide_span(histograms, w, leaving, entering, columns, pad, add_span_entries);
 }
 
 }  // namespace

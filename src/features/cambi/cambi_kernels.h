@@ -7,6 +7,7 @@
 // gives. Kernels read and write only the columns their arguments name.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -51,6 +52,32 @@ using AddFixedFn = void (*)(const float* values, std::size_t n, FixedSum& sum);
 // arithmetic (wrapping; the result is the same in any order).
 using SlideRowFn = void (*)(std::uint16_t* histograms, unsigned w, const std::int16_t* leaving,
                             const std::int16_t* entering, unsigned columns, unsigned pad);
+
+// SlideRowFn's walk over the changed columns, shared by its implementations:
+// add_span(row, lo, hi, delta) adds delta (0xffff for -1, or 1) to the
+// entries row[lo, hi) in uint16 arithmetic. Always inlined, so that add_span
+// is compiled for the caller's instruction set.
+template <class AddSpan>
+[[gnu::always_inline]] inline void for_each_slide_span(std::uint16_t* histograms, unsigned w,
+                                                       const std::int16_t* leaving, const std::int16_t* entering,
+                                                       unsigned columns, unsigned pad, AddSpan add_span)
+{
+    for (unsigned j = 0; j < columns; ++j) {
+        const int out = leaving[j];
+        const int in = entering[j];
+        if (out == in) continue;  // the same value leaves and enters
+        const int lo = std::max(static_cast<int>(j) - static_cast<int>(pad), 0);
+        const int hi = std::min(static_cast<int>(j + pad + 1), static_cast<int>(w));
+        if (out >= 0) add_span(histograms + static_cast<std::size_t>(out) * w, lo, hi, std::uint16_t{0xffff});
+        if (in >= 0) add_span(histograms + static_cast<std::size_t>(in) * w, lo, hi, std::uint16_t{1});
+    }
+}
+
+// add_span's definition: entry by entry.
+[[gnu::always_inline]] inline void add_span_entries(std::uint16_t* row, int lo, int hi, std::uint16_t delta)
+{
+    for (int k = lo; k < hi; ++k) row[k] = static_cast<std::uint16_t>(row[k] + delta);
+}
 
 struct Kernels {
     MaskRowFn mask_row;

@@ -202,21 +202,14 @@ HWY_INLINE void add_span(std::uint16_t* h, int lo, int hi, std::uint16_t delta)
     const auto step = hn::Set(d, delta);
     int k = lo;
     for (; k + n <= hi; k += n) hn::StoreU(hn::Add(hn::LoadU(d, h + k), step), d, h + k);
-    for (; k < hi; ++k) h[k] = static_cast<std::uint16_t>(h[k] + delta);
+    add_span_entries(h, k, hi, delta);
 }
 
 void slide_row(std::uint16_t* histograms, unsigned w, const std::int16_t* leaving, const std::int16_t* entering,
                unsigned columns, unsigned pad)
 {
-    for (unsigned j = 0; j < columns; ++j) {
-        const int out = leaving[j];
-        const int in = entering[j];
-        if (out == in) continue;  // the same value leaves and enters
-        const int lo = std::max(static_cast<int>(j) - static_cast<int>(pad), 0);
-        const int hi = std::min(static_cast<int>(j + pad + 1), static_cast<int>(w));
-        if (out >= 0) add_span(histograms + static_cast<std::size_t>(out) * w, lo, hi, 0xffff);
-        if (in >= 0) add_span(histograms + static_cast<std::size_t>(in) * w, lo, hi, 1);
-    }
+    for_each_slide_span(histograms, w, leaving, entering, columns, pad,
+                        [](std::uint16_t* h, int lo, int hi, std::uint16_t delta) { add_span(h, lo, hi, delta); });
 }
 
 }  // namespace

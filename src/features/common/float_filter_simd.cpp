@@ -50,55 +50,50 @@ inline constexpr int kBlocks = 4;
 namespace {
 
 // Per tap, the offset of its input row (vertical) or column (horizontal)
-// from an output's own position; out = sum_k taps[k] * base[offset[k] + c].
-template <int kCount>
+// from an output's own position; out[c] = sum_k taps[k] * base[kStep c +
+// offset[k]] for kCount vectors of outputs from c. Step 2 takes the even
+// lanes of a pair of vectors, which reads one sample past the last output's
+// last tap.
+template <int kStep, int kCount>
 HWY_INLINE void tap_sums(const float* taps, int ntaps, const float* base, const std::ptrdiff_t* offset,
                          std::ptrdiff_t c, float* out)
 {
+    static_assert(kStep == 1 || kStep == 2);
     const DF d;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(hn::Lanes(d));
     VF acc[kCount];
     for (int b = 0; b < kCount; ++b) acc[b] = hn::Zero(d);
     for (int k = 0; k < ntaps; ++k) {
         const VF f = hn::Set(d, taps[k]);
-        const float* p = base + (offset[k] + c);
-        for (int b = 0; b < kCount; ++b) acc[b] = hn::Add(acc[b], hn::Mul(f, hn::LoadU(d, p + b * n)));
+        const float* p = base + (kStep * c + offset[k]);
+        for (int b = 0; b < kCount; ++b) {
+            VF x;
+            if constexpr (kStep == 1) {
+                x = hn::LoadU(d, p + b * n);
+            } else {
+                VF odd;
+                hn::LoadInterleaved2(d, p + 2 * b * n, x, odd);
+            }
+            acc[b] = hn::Add(acc[b], hn::Mul(f, x));
+        }
     }
     for (int b = 0; b < kCount; ++b) hn::StoreU(acc[b], d, out + c + b * n);
 }
 
-// Outputs lo .. hi-1 at positions c (step 1).
+// Outputs lo .. hi-1 at step kStep; the last ones one by one.
+template <int kStep>
 void sums_over(const float* taps, int ntaps, const float* base, const std::ptrdiff_t* offset, std::ptrdiff_t lo,
                std::ptrdiff_t hi, float* out)
 {
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(hn::Lanes(DF()));
+    // Step 2's extra sample stays inside the row if its vectors stop one
+    // output before hi.
+    const std::ptrdiff_t vector_end = kStep == 1 ? hi : hi - 1;
     std::ptrdiff_t c = lo;
-    for (; c + kBlocks * n <= hi; c += kBlocks * n) tap_sums<kBlocks>(taps, ntaps, base, offset, c, out);
-    for (; c + n <= hi; c += n) tap_sums<1>(taps, ntaps, base, offset, c, out);
-    for (; c < hi; ++c) out[c] = filter_taps(taps, ntaps, [&](int k) { return base[offset[k] + c]; });
-}
-
-// Step 2: output j reads base[2 j + offset[k]]; the even lanes of a pair of
-// vectors from there. The pair reads one sample past the last output's
-// last tap, so the vectors stop one output before hi (inside the row).
-template <int kCount>
-HWY_INLINE void tap_sums_step2(const float* taps, int ntaps, const float* base, const std::ptrdiff_t* offset,
-                               std::ptrdiff_t j, float* out)
-{
-    const DF d;
-    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(hn::Lanes(d));
-    VF acc[kCount];
-    for (int b = 0; b < kCount; ++b) acc[b] = hn::Zero(d);
-    for (int k = 0; k < ntaps; ++k) {
-        const VF f = hn::Set(d, taps[k]);
-        const float* p = base + (2 * j + offset[k]);
-        for (int b = 0; b < kCount; ++b) {
-            VF even, odd;
-            hn::LoadInterleaved2(d, p + 2 * b * n, even, odd);
-            acc[b] = hn::Add(acc[b], hn::Mul(f, even));
-        }
-    }
-    for (int b = 0; b < kCount; ++b) hn::StoreU(acc[b], d, out + j + b * n);
+    for (; c + kBlocks * n <= vector_end; c += kBlocks * n)
+        tap_sums<kStep, kBlocks>(taps, ntaps, base, offset, c, out);
+    for (; c + n <= vector_end; c += n) tap_sums<kStep, 1>(taps, ntaps, base, offset, c, out);
+    for (; c < hi; ++c) out[c] = filter_taps(taps, ntaps, [&](int k) { return base[kStep * c + offset[k]]; });
 }
 
 void vertical_pass(const float* taps, int ntaps, const float* src, int w, int h, int row, float* out)
@@ -107,7 +102,7 @@ void vertical_pass(const float* taps, int ntaps, const float* src, int w, int h,
     const int radius = ntaps / 2;
     std::ptrdiff_t offset[kMaxTaps];
     for (int k = 0; k < ntaps; ++k) offset[k] = static_cast<std::ptrdiff_t>(mirror_tap(row - radius + k, h)) * w;
-    sums_over(taps, ntaps, src, offset, 0, w, out);
+    sums_over<1>(taps, ntaps, src, offset, 0, w, out);
 }
 
 void horizontal_interior(const float* taps, int ntaps, const float* in, int step, int lo, int hi, float* out)
@@ -117,12 +112,8 @@ void horizontal_interior(const float* taps, int ntaps, const float* in, int step
     const int radius = ntaps / 2;
     std::ptrdiff_t offset[kMaxTaps];
     for (int k = 0; k < ntaps; ++k) offset[k] = k - radius;
-    if (step == 1) return sums_over(taps, ntaps, in, offset, lo, hi, out);
-    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(hn::Lanes(DF()));
-    std::ptrdiff_t j = lo;
-    for (; j + kBlocks * n < hi; j += kBlocks * n) tap_sums_step2<kBlocks>(taps, ntaps, in, offset, j, out);
-    for (; j + n < hi; j += n) tap_sums_step2<1>(taps, ntaps, in, offset, j, out);
-    for (; j < hi; ++j) out[j] = filter_taps(taps, ntaps, [&](int k) { return in[2 * j + offset[k]]; });
+    if (step == 1) return sums_over<1>(taps, ntaps, in, offset, lo, hi, out);
+    sums_over<2>(taps, ntaps, in, offset, lo, hi, out);
 }
 
 }  // namespace
