@@ -22,12 +22,20 @@ steadier; the whole model rows also give their CPU time per frame: at one
 thread, a wall time above it is time spent waiting), and is given twice: per
 frame of the whole command, and net of start-up, (t(N frames) - t(2 frames))
 / (N - 2). The extractor rows' "net" is also less the "(read only)" row. The whole model rows add the peak resident
-memory (max RSS) of the process. Prints figures only; no pass/fail."""
+memory (max RSS) of the process.
+
+--reading-only prints, per case, only what reading the pairs costs at one
+thread, from runs in which ours and Netflix's take turns (so a slow spell of
+the machine falls on both): the least and the median CPU time per frame of
+the whole command and net of start-up, and the median user and system time
+(reading is mostly the kernel's copy from the page cache, system time).
+Prints figures only; no pass/fail."""
 import argparse
 import json
 import os
 import re
 import subprocess
+import statistics
 import sys
 import tempfile
 import time
@@ -63,6 +71,44 @@ def best(cmd, runs):
     """Least wall, least cpu and largest rss over `runs` runs."""
     results = [run(cmd) for _ in range(runs)]
     return min(r[0] for r in results), min(r[1] for r in results), max(r[2] for r in results)
+
+
+def taking_turns(cmds, runs):
+    """Per command, the (user + system, user, system) CPU seconds of each of
+    `runs` runs, the commands run one after the other in turn."""
+    results = [[] for _ in cmds]
+    for _ in range(runs):
+        for i, cmd in enumerate(cmds):
+            _, usage = run_usage(cmd)
+            results[i].append((usage.ru_utime + usage.ru_stime, usage.ru_utime, usage.ru_stime))
+    return results
+
+
+def reading_rows(clis, args, frames, runs):
+    """The --reading-only table of one case: each CLI with no extractor at
+    one thread, whole and 2-frame runs taking turns."""
+    whole = taking_turns([[cli, *args(False, "--no_prediction")] for cli in clis], runs)
+    start = taking_turns([[cli, *args(True, "--no_prediction")] for cli in clis], runs)
+    rows = []
+    for w, s in zip(whole, start):
+        cpu = [r[0] for r in w]
+        rows.append({
+            "least": 1000 * min(cpu) / frames,
+            "median": 1000 * statistics.median(cpu) / frames,
+            "net": 1000 * (statistics.median(cpu) - statistics.median(r[0] for r in s)) / (frames - 2),
+            "user": 1000 * statistics.median(r[1] for r in w) / frames,
+            "system": 1000 * statistics.median(r[2] for r in w) / frames,
+            "spread": 1000 * (max(cpu) - min(cpu)) / frames,
+        })
+    ours, theirs = rows
+    print(f"{'':>7} {'least':>8} {'median':>8} {'net':>8} {'user':>7} {'system':>7} {'max-min':>8}"
+          f"   (CPU ms/frame, one thread, {runs} runs each taking turns; net: median less 2-frame median)")
+    for name, row in (("ours", ours), ("netflix", theirs)):
+        print(f"{name:>7} {row['least']:>8.3f} {row['median']:>8.3f} {row['net']:>8.3f} {row['user']:>7.3f} "
+              f"{row['system']:>7.3f} {row['spread']:>8.3f}")
+    print(f"{'ratio':>7} {ratio(theirs['least'], ours['least']):>8} {ratio(theirs['median'], ours['median']):>8} "
+          f"{ratio(theirs['net'], ours['net']):>8} {ratio(theirs['user'], ours['user']):>7} "
+          f"{ratio(theirs['system'], ours['system']):>7}")
 
 
 def model_features(model):
@@ -151,11 +197,13 @@ def main():
                         1000 * whole[1] / frames)
 
             print(f"\n== {case}: {model}, {w}x{h} {depth}-bit, {frames} frames ({fixture} scaled up)")
-            if not a.reading_only:
-                print(f"{'threads':>7} {'ours ms/fr':>10} {'nflx ms/fr':>10} {'ratio':>6} {'ours net':>9} "
-                      f"{'nflx net':>9} {'ratio':>6} {'ours MiB':>8} {'nflx MiB':>8} {'ours cpu':>9} {'nflx cpu':>9}"
-                      "   (whole model, wall; cpu: user + system ms/frame)")
-            for t in [] if a.reading_only else threads:
+            if a.reading_only:
+                reading_rows([ours, a.netflix], args, frames, a.runs)
+                continue
+            print(f"{'threads':>7} {'ours ms/fr':>10} {'nflx ms/fr':>10} {'ratio':>6} {'ours net':>9} "
+                  f"{'nflx net':>9} {'ratio':>6} {'ours MiB':>8} {'nflx MiB':>8} {'ours cpu':>9} {'nflx cpu':>9}"
+                  "   (whole model, wall; cpu: user + system ms/frame)")
+            for t in threads:
                 o = measure(ours, ["--model", f"version={model}"], t, cpu=False)
                 n = measure(a.netflix, ["--model", f"version={model}"], t, cpu=False)
                 print(f"{t:>7} {o[0]:>10.3f} {n[0]:>10.3f} {ratio(n[0], o[0]):>6} {o[1]:>9.3f} {n[1]:>9.3f} "
@@ -166,7 +214,7 @@ def main():
                   f"{'nflx net':>9} {'ratio':>6}   (one thread, CPU time; net: less start-up and reading)")
             read = None
             extras = [f for f in a.extra_features.split(",") if f]
-            specs = [] if a.reading_only else model_features(model) + extras
+            specs = model_features(model) + extras
             for spec in ["(read only)"] + specs:
                 scoring = ["--no_prediction"] + ([] if spec == "(read only)" else ["--feature", spec])
                 o = measure(ours, scoring, 1, cpu=True)
