@@ -38,7 +38,8 @@ namespace twinvmaf {
 
 struct EngineConfig {
     // nullopt ("auto"): a GPU when this build has one, a device is there and
-    // every feature of the session has a twin on it; otherwise the CPU.
+    // every feature of the session has a twin on it; otherwise the CPU (also
+    // for a session without features).
     std::optional<Backend> backend;
     int gpu = 0;           // GPU device index
     unsigned threads = 0;  // CPU worker threads; 0: every core

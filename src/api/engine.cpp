@@ -66,10 +66,14 @@ std::vector<std::unique_ptr<FeatureExtractor>> make_extractors(const std::vector
 }
 
 // Auto: the GPU when this build has one, a device is present and every
-// feature has a twin there that takes its options; otherwise the CPU.
+// feature has a twin there that takes its options; otherwise the CPU. A
+// session without features (it only reads the pairs: a read or frame count
+// check) runs on the CPU: the GPU would add its engine's start-up (about
+// 180 ms) and an upload per picture, and score nothing.
 Backend choose_backend(const EngineConfig& config, const std::vector<OptionValues>& features)
 {
     if (config.backend) return *config.backend;
+    if (features.empty()) return Backend::kCpu;
     for (Backend gpu : {Backend::kCuda, Backend::kHip}) {
         if (gpu_device_count(gpu) <= config.gpu) continue;
         if (gpu_refusal(gpu, features).empty()) return gpu;

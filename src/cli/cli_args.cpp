@@ -307,7 +307,8 @@ Scoring:
                               the output is identical for any value
  --backend cpu|cuda|hip|auto: where features run (default auto: the GPU
                               when there is one and every feature has a
-                              twin); the output is identical on every backend
+                              twin, the CPU for a run without features);
+                              the output is identical on every backend
  --gpu $unsigned:             GPU device index (default 0)
 Output:
  --output/-o $path:           output file ("-": standard output)

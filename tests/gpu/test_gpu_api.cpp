@@ -72,6 +72,23 @@ TEST(GpuApi, PairsOfOneShapeReuseTheEngineAndEqualTheCpu)
     }
 }
 
+// The default backend (auto) puts a session whose features all have twins on
+// the GPU, and one without features (it only reads the pairs) on the CPU,
+// which gives the same frames without the GPU engine's start-up.
+TEST(GpuApi, AutoChoosesTheGpuForTwinsAndTheCpuWithoutFeatures)
+{
+    const std::optional<Backend> backend = gpu_backend();
+    if (!backend) GTEST_SKIP() << "no GPU device: the GPU API test did not run";
+    const Engine automatic(EngineConfig{});  // no backend: auto
+    const Inputs a = fixture("vtest_576x324_420p8", 576, 324);
+    const Scores with_twins = automatic.open({.features = {{"psnr", {}}}, .predict = false}).score(a);
+    EXPECT_EQ(with_twins.backend(), *backend);
+    const Scores without_features = automatic.open({.predict = false}).score(a);
+    EXPECT_EQ(without_features.backend(), Backend::kCpu);
+    EXPECT_EQ(without_features.frames(), 6u);
+    EXPECT_EQ(without_features.data().result.gpu_stats.uploads, 0u);
+}
+
 // float_motion's twin keeps each frame's blur for the next frame: pairs of
 // one shape scored one after another on the same engine (its twins are kept
 // from pair to pair) must not take the last pair's blurs for their own. The
