@@ -8,9 +8,12 @@ Needs no GPU: it reads what the compilers wrote.
 
 PTX (CUDA). Under the strict flags nvcc writes division and square root as
 single correctly rounded instructions (div.rn, sqrt.rn), so a strict kernel's
-PTX holds no floating-point fma/mad at all. libdevice's functions (exp, pow,
-log, sin ...) are inlined into PTX as fma sequences, so a device libm call is
-caught here too.
+PTX holds no floating-point fma/mad at all, except the fused multiply-adds a
+reference algorithm has by itself (glibc's libm as built for x86-64 with FMA,
+ported in src/core/glibc_*.h): those come from tv::fused_multiply_add's inline
+PTX, whose line carries the marker EXPLICIT_FMA_MARKER, and are counted.
+libdevice's functions (exp, pow, log, sin ...) are inlined into PTX as
+unmarked fma sequences, so a device libm call is caught here too.
 
 LLVM IR (HIP). The AMDGPU back end lowers a correctly rounded division or
 square root into Newton steps that use v_fma (the hardware has no single
@@ -20,8 +23,10 @@ proof is one level up, in the IR hipcc's front end hands to LLVM
 flag (contract, reassoc, afn, fast) on any operation of ours, and no call to a
 device library function other than the exact ones below. OCML's own
 correctly rounded sqrt (inlined from the device library) is allowed to use
-llvm.fma inside its own body. tools/hip_check.sh also checks the ISA of the
-a*b+c probe: zero FMAs under the strict flags.
+llvm.fma inside its own body, and so is tv::fused_multiply_add (the one place
+an explicit fused multiply-add of a reference algorithm is written).
+tools/hip_check.sh also checks the ISA of the a*b+c probe: zero FMAs under
+the strict flags.
 
 Prints one line per file and exits 1 if any file breaks the rule."""
 import argparse
@@ -29,6 +34,7 @@ import re
 import sys
 
 PTX_FUSED = re.compile(r"^\s*(?:@!?%p\d+\s+)?(fma|mad)(\.[a-z0-9]+)*\.f(16|32|64)\b", re.M)
+EXPLICIT_FMA_MARKER = "// twinvmaf: explicit fma"
 PTX_DIV_SQRT = re.compile(r"\b(div|sqrt)\.rn\.f(32|64)\b")
 
 LLVM_DEFINE = re.compile(r"^define [^@]*@([\w.$]+)\(")
@@ -39,15 +45,17 @@ LLVM_DEVICE_LIB_CALL = re.compile(r"call [^@]*@(__ocml_\w+|__nv_\w+)")
 # Exact (or correctly rounded) device-library functions a twin may call.
 EXACT_DEVICE_LIB = re.compile(r"__ocml_(sqrt|fabs|floor|ceil|trunc|rint|fmin|fmax|copysign|ldexp)_f(32|64)$")
 # Bodies that may use llvm.fma: the library's correctly rounded square root.
-FMA_ALLOWED_IN = re.compile(r"__ocml_sqrt_f(32|64)$")
+FMA_ALLOWED_IN = re.compile(r"__ocml_sqrt_f(32|64)$|fused_multiply_add")
 
 
 def check_ptx(path):
     text = open(path, encoding="utf-8", errors="replace").read()
-    fused = PTX_FUSED.findall(text)
+    lines = [m.group(0) + text[m.end():text.find("\n", m.end())] for m in PTX_FUSED.finditer(text)]
+    explicit = sum(1 for line in lines if EXPLICIT_FMA_MARKER in line)
+    fused = len(lines) - explicit
     exact = len(PTX_DIV_SQRT.findall(text))
-    problems = [f"{len(fused)} floating-point fma/mad instruction(s)"] if fused else []
-    return problems, f"{exact} div.rn/sqrt.rn, 0 fma" if not fused else ""
+    problems = [f"{fused} floating-point fma/mad instruction(s) not written as tv::fused_multiply_add"] if fused else []
+    return problems, f"{exact} div.rn/sqrt.rn, 0 contracted fma, {explicit} explicit fma" if not fused else ""
 
 
 def check_llvm(path):

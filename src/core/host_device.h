@@ -9,6 +9,8 @@
 #define TV_HD inline
 #endif
 
+#include <math.h>
+
 namespace tv {
 
 // The bits of `from` as a `To` of the same size: std::bit_cast for code
@@ -21,6 +23,24 @@ TV_HD To bit_cast(const From& from)
     To to;
     __builtin_memcpy(&to, &from, sizeof(To));
     return to;
+}
+
+// a * b + c with one rounding, where a reference algorithm has a fused
+// multiply-add (glibc's libm as built for x86-64 with FMA: core/glibc_*.h).
+// Everything else in the project is compiled without contraction, so the
+// PTX/IR checks (tools/kernel_fp_check.py) accept exactly these: on CUDA the
+// instruction comes from inline PTX carrying the marker below, on HIP from
+// this one function's llvm.fma; on the host ::fma is IEEE's fused operation
+// (an instruction with FMA hardware, glibc's exact software fma without).
+TV_HD double fused_multiply_add(double a, double b, double c)
+{
+#if defined(__CUDA_ARCH__)
+    double r;
+    asm("fma.rn.f64 %0, %1, %2, %3; // twinvmaf: explicit fma" : "=d"(r) : "d"(a), "d"(b), "d"(c));
+    return r;
+#else
+    return __builtin_fma(a, b, c);
+#endif
 }
 
 }  // namespace tv

@@ -1,8 +1,10 @@
 // SpEED's SIMD kernels against the reference ones (speed_kernels.h), for
-// every instruction set this build has: the correctly rounded log2 on
-// arguments over the whole double range (random bits, near 1 and near powers
-// of two on both sides, subnormals, zeros, negatives, infinities, NaN) at
-// every count 0..64 and a few larger, and the block entropies of 1..64 and
+// every instruction set this build has: glibc's log2 (tv::glibc::log2, the
+// scalar port) on arguments over the whole double range (random bits, SpEED's
+// range log-uniformly and as its float arguments, glibc's near-1 interval and
+// its edges, the edges of its 64 table subintervals, near powers of two on
+// both sides, subnormals, zeros, negatives, infinities, NaNs) at every count
+// 0..64 and a few larger, and the block entropies of 1..64 and
 // more blocks with eigenvalues and variances from 0 and below to huge, and
 // the block means and covariance sums of sub-pictures 1..64 and more wide, and the back
 // substitution of 1..64 and more columns. Results are compared bit for bit.
@@ -18,7 +20,7 @@
 #include <random>
 #include <vector>
 
-#include "core/cr_log2.h"
+#include "core/glibc_log2.h"
 #include "features/speed/speed_kernels.h"
 #include "features/speed/speed_math.h"
 #include "simd_targets.h"
@@ -45,6 +47,28 @@ std::vector<double> log2_arguments(std::mt19937_64& rng)
     for (int i = 0; i < 2000; ++i) x.push_back(from_bits(rng()));                         // any sign
     std::uniform_real_distribution<double> unit(0.0, 4.0);
     for (int i = 0; i < 4000; ++i) x.push_back(unit(rng));  // the block entropies' range
+    // SpEED's arguments: L * S + sigma_nn and 1 + variance, 1e-10 .. 1e8
+    // log-uniformly, as doubles and as the floats they are computed in.
+    std::uniform_real_distribution<double> log_range(std::log(1e-10), std::log(1e8));
+    for (int i = 0; i < 8000; ++i) {
+        const double v = std::exp(log_range(rng));
+        x.push_back(v);
+        x.push_back(static_cast<double>(static_cast<float>(v)));
+        x.push_back(static_cast<double>(1 + static_cast<float>(v)));
+    }
+    // glibc's near-1 interval [1 - 0x1.5b51p-5, 1 + 0x1.6ab2p-5) and a bit
+    // beyond, and its two edges.
+    std::uniform_real_distribution<double> near(1 - 0x1.6p-5, 1 + 0x1.7p-5);
+    for (int i = 0; i < 4000; ++i) x.push_back(near(rng));
+    for (std::uint64_t edge : {tv::glibc::log2_detail::kNearOneLow,
+                               tv::glibc::log2_detail::kNearOneLow + tv::glibc::log2_detail::kNearOneSpan})
+        for (int d = -3; d <= 3; ++d) x.push_back(from_bits(edge + d));
+    // The edges of glibc's 64 table subintervals of [0x1.6p-1, 0x1.6p0), in
+    // a few binades.
+    for (std::uint64_t i = 0; i <= 64; ++i)
+        for (std::uint64_t e : {0, 1, 30, 1000})
+            for (int d = -1; d <= 1; ++d)
+                x.push_back(from_bits(tv::glibc::log2_detail::kOff + (i << 46) + (e << 52) + d));
     for (int k = -1074; k <= 1023; k += 7) {
         const double p = std::ldexp(1.0, k);
         x.push_back(p);
@@ -57,9 +81,9 @@ std::vector<double> log2_arguments(std::mt19937_64& rng)
         x.push_back(1.0 + k * std::numeric_limits<double>::epsilon());
         x.push_back(1.0 - k * std::numeric_limits<double>::epsilon() / 2);
     }
-    for (int i = 0; i < 256; ++i) x.push_back(1.0 + i / 256.0 + 1e-9);  // each table entry
-    for (double v : {0.0, -0.0, -1.0, std::numeric_limits<double>::infinity(),
+    for (double v : {0.0, -0.0, -1.0, 1.0, std::numeric_limits<double>::infinity(),
                      -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+                     -std::numeric_limits<double>::quiet_NaN(), from_bits(0x7ff0000000000001ULL),
                      std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::min(),
                      std::numeric_limits<double>::max(), 0.19, 0.209})
         x.push_back(v);
@@ -67,23 +91,52 @@ std::vector<double> log2_arguments(std::mt19937_64& rng)
     return x;
 }
 
-TEST(SimdSpeed, Log2MatchesTheReference)
+// The scalar port, one argument at a time: what every kernel must give.
+std::vector<double> scalar_log2(const std::vector<double>& x)
 {
-    const Kernels reference = reference_kernels();
+    std::vector<double> y(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) y[i] = tv::glibc::log2(x[i]);
+    return y;
+}
+
+// "" if the two are the same bits, else where and how they first differ.
+std::string first_difference(const std::vector<double>& x, const std::vector<double>& expected,
+                             const double* actual)
+{
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const auto e = tv::bit_cast<std::uint64_t>(expected[i]), a = tv::bit_cast<std::uint64_t>(actual[i]);
+        if (e != a) {
+            char text[160];
+            std::snprintf(text, sizeof text, "entry %zu: log2(%a): expected %016llx (%a), got %016llx (%a)", i, x[i],
+                          static_cast<unsigned long long>(e), expected[i], static_cast<unsigned long long>(a),
+                          actual[i]);
+            return text;
+        }
+    }
+    return "";
+}
+
+TEST(SimdSpeed, Log2MatchesTheScalarPort)
+{
+    std::mt19937_64 rng(60);
+    const std::vector<double> x = log2_arguments(rng);
+    const std::vector<double> expected = scalar_log2(x);
+    {
+        std::vector<double> reference(x.size());
+        reference_kernels().log2(x.data(), x.size(), reference.data());
+        ASSERT_EQ(first_difference(x, expected, reference.data()), "");
+    }
     const auto targets = for_each_simd_target([&] {
         const Kernels simd = simd_kernels();
-        std::mt19937_64 rng(60);
-        const std::vector<double> x = log2_arguments(rng);
-        std::vector<double> expected(x.size()), actual(x.size());
-        reference.log2(x.data(), x.size(), expected.data());
+        std::vector<double> actual(x.size());
         simd.log2(x.data(), x.size(), actual.data());
-        ASSERT_EQ(0, std::memcmp(expected.data(), actual.data(), sizeof(double) * x.size()));
+        ASSERT_EQ(first_difference(x, expected, actual.data()), "");
         // Every count, from every offset (tails of every vector length).
         for (unsigned n : test_widths()) {
             SCOPED_TRACE(testing::Message() << "count " << n);
             const std::size_t start = rng() % (x.size() - n);
             std::vector<double> e(n + 3, 7.0), a = e;
-            reference.log2(x.data() + start, n, e.data());
+            for (unsigned i = 0; i < n; ++i) e[i] = expected[start + i];
             simd.log2(x.data() + start, n, a.data());
             ASSERT_EQ(0, std::memcmp(e.data(), a.data(), sizeof(double) * e.size()));
         }
@@ -256,7 +309,7 @@ TEST(SimdSpeed, ReferenceKernelsAreTheMathHeader)
     const double x[3] = {0.19, 3.0, 1e-300};
     double out[3];
     reference_kernels().log2(x, 3, out);
-    for (int i = 0; i < 3; ++i) EXPECT_EQ(tv::log2_correctly_rounded(x[i]), out[i]);
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(tv::glibc::log2(x[i]), out[i]);
 }
 
 }  // namespace

@@ -1,13 +1,13 @@
 // The CPU reference of ciede: dE00 per luma position, summed as Netflix does.
 //
 // Lab colours are memoised per worker thread: lab_from_yuv() is a pure
-// function of the sample triple and spends six correctly rounded pow() calls
-// (most of the feature's time), and a frame repeats few triples many times
-// (flat areas, and the distorted picture wherever it kept the reference's
+// function of the sample triple and spends up to six pow() calls (much of
+// the feature's time), and a frame repeats few triples many times (flat
+// areas, and the distorted picture wherever it kept the reference's
 // samples). The triples of a row that miss the cache are converted together
-// by the lab_batch kernel (ciede_kernels.h: lane-wise SIMD, the same bits),
-// then the dE00 values of the row's pairs are computed by the delta_e_batch
-// kernel (the same) and summed in raster order. A pair whose two triples
+// by the lab_batch kernel (ciede_kernels.h), then the dE00 values of the
+// row's pairs are computed by the delta_e_batch kernel and summed in raster
+// order. A pair whose two triples
 // are equal adds nothing (its dE00 is +0: see extract()). None of this
 // changes a bit of the result.
 #include "features/ciede/ciede.h"

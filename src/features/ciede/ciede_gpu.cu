@@ -1,6 +1,6 @@
 // The GPU twin of ciede: dE00 per luma position with the CPU's own
-// ciede_math.h (its libm calls are the correctly rounded core/cr_libm.h
-// functions on both sides), then the frame's sum in the CPU's order.
+// ciede_math.h (its libm calls are core/glibc_*.h, our implementations of
+// glibc's algorithms, on both sides), then the frame's sum in the CPU's order.
 //
 // One thread per luma position writes its float dE00 to a device buffer;
 // then the CPU reference's one serial chain of double additions in raster

@@ -7,8 +7,8 @@
 // its libm calls are the double ones (pow, sqrt, atan2, sin, cos, exp) on
 // float values promoted to double, except powf in R_T; every promotion,
 // narrowing and association of Netflix's expressions is written out here.
-// The libm functions are the project's correctly rounded ones (libm.h,
-// core/cr_libm.h), Netflix's are glibc's: see docs/compat.md for the bound.
+// The libm functions are our implementations of glibc's algorithms (libm.h,
+// core/glibc_*.h), which return glibc's bits, as Netflix's build gets them.
 // Their domains hold by construction: pow's bases are > 0.09 (gamma) and
 // > 216/24389 (Lab), exp's argument -(d*d) lies in [-122, 0], the cosines'
 // arguments in [-0.6, 38] (mean hue <= 3 pi), the sines' in [-pi/2, 1.05],
@@ -23,7 +23,11 @@
 // Facts taken from Netflix libvmaf (BSD-2-Clause-Patent; the formula from
 // av-metrics, MIT): constants, the order of operations and the upsampler's
 // indexing; the code is our own.
-#pragma once
+// An include guard, not #pragma once: tests/unit/test_ciede_glibc.cpp
+// compiles this file a second time in a namespace of its own, with its libm
+// calls bound to the live glibc (Netflix's formula as Netflix's build runs it).
+#ifndef TWINVMAF_FEATURES_CIEDE_CIEDE_MATH_H
+#define TWINVMAF_FEATURES_CIEDE_CIEDE_MATH_H
 
 #include <math.h>
 
@@ -247,3 +251,5 @@ TV_HD unsigned netflix_upsampled_chroma(const ChromaPlanes& c, int plane, unsign
 }
 
 }  // namespace twinvmaf::ciede
+
+#endif  // TWINVMAF_FEATURES_CIEDE_CIEDE_MATH_H

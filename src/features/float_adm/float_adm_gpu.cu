@@ -22,8 +22,8 @@
 // threads, and one thread adds them in order: float_gpu.h ordered_sums().)
 // Every row sum is serial from the left and every total serial from the top,
 // exactly the CPU's order. Every option runs here: with adm_p_norm != 3 the
-// terms are term_powf() (float_adm_math.h), the correctly rounded powf of
-// core/cr_libm.h that the CPU reference calls too.
+// terms are term_powf() (float_adm_math.h), our implementation of glibc's
+// powf (core/glibc_powf.h) that the CPU reference calls too.
 
 #include "features/adm/adm_dwt_math.h"
 #include "features/common/float_gpu.h"
@@ -82,7 +82,7 @@ __device__ float* row_sum_at(const Bands& b, const ScaleParams& p, int kind, int
 
 // The per-coefficient power of the row kernels: kCube is adm_p_norm == 3
 // made a compile-time constant, so that the default kernels hold only
-// power()'s x * x * x and none of the correctly rounded powf's code (which
+// power()'s x * x * x and none of the general powf's code (which
 // slowed them by a fifth on the H200 as a branch never taken).
 template <bool kCube>
 __device__ double p_norm_of(double p_norm)

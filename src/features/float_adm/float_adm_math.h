@@ -32,7 +32,7 @@
 
 #include <cmath>
 
-#include "core/cr_libm.h"
+#include "core/glibc_powf.h"
 #include "core/host_device.h"
 #include "core/intel_rcp.h"
 #include "features/adm/adm_math.h"
@@ -44,17 +44,13 @@ using adm::kScales;
 using adm::mirror;
 using adm::Region;
 
-// float_adm's powf calls. The per-scale roots, sum^(1/p) and the noise
-// floors, run on the host only (collect()) and stay glibc's powf as Netflix
-// calls it: at p = 3 they are in Netflix's goldens, exactly.
-inline float root_powf(float x, float y) { return ::powf(x, y); }
-
-// The per-coefficient x^p for p != 3 (x >= +0, finite; p in [1, 20]):
-// correctly rounded (core/cr_libm.h), the same bits on host and device.
-// glibc's powf differs from it on about 0.05 % of the fixtures' nonzero
-// terms (docs/compat.md, "float_adm with adm_p_norm != 3": the figures and
-// their effect on the outputs).
-TV_HD float term_powf(float x, float y) { return tv::powf_correctly_rounded(x, y); }
+// float_adm's powf calls, as Netflix makes them with glibc's powf: our
+// implementation of glibc's algorithm (core/glibc_powf.h), the same bits on
+// every host and device. The per-scale roots, sum^(1/p), and the noise
+// floors run on the host only (collect()); the per-coefficient x^p for
+// p != 3 (x >= +0, finite; p in [1, 20]) on both backends.
+inline float root_powf(float x, float y) { return tv::glibc::powf(x, y); }
+TV_HD float term_powf(float x, float y) { return tv::glibc::powf(x, y); }
 
 // Netflix's FLOAT_ONE_BY_30 and FLOAT_ONE_BY_15: double constants (not the
 // floats nearest 1/30 and 1/15), so the products they enter are double.

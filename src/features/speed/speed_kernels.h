@@ -1,17 +1,18 @@
-// SpEED's per-block entropies (the 25 correctly rounded log2 of each block,
-// speed_math.h's block_entropy()) and covariance sums as a table of function
-// pointers: the reference loops or the Highway SIMD ones (speed_simd.cpp),
-// which run the same IEEE operations (of tv::log2_correctly_rounded,
-// core/cr_log2.h, one block per lane; of each covariance sum, one pair per
-// lane) and so return the reference's bits (tests/unit/test_simd_speed.cpp
-// checks it on every target). core/simd.h says which one kernels() gives.
+// SpEED's per-block entropies (the 25 log2 of each block, glibc's log2 as
+// Netflix's speed.c gets it, speed_math.h's block_entropy()) and covariance
+// sums as a table of function pointers: the reference loops or the Highway
+// SIMD ones (speed_simd.cpp), which run the same IEEE operations (of
+// tv::glibc::log2, core/glibc_log2.h, one block per lane, its fused
+// multiply-adds fused; of each covariance sum, one pair per lane) and so
+// return the reference's bits (tests/unit/test_simd_speed.cpp checks it on
+// every target). core/simd.h says which one kernels() gives.
 #pragma once
 
 #include <cstddef>
 
 namespace twinvmaf::speed {
 
-// out[i] = tv::log2_correctly_rounded(x[i]) for i < n.
+// out[i] = tv::glibc::log2(x[i]) for i < n.
 using Log2Fn = void (*)(const double* x, std::size_t n, double* out);
 
 // out[b] = block_entropy(eig, variances[b], sigma_nn, log2_2pie) for b < blocks.

@@ -6,7 +6,10 @@
 // where Netflix writes sqrt(), log2() or a double constant on a float, the
 // operation runs in double and is rounded back to float at the assignment,
 // and so it does here, written out with explicit casts. Compile without
-// contraction (-ffp-contract=off; nvcc --fmad=false).
+// contraction (-ffp-contract=off; nvcc --fmad=false). Netflix's log2() is
+// glibc's, so log2 here is tv::glibc::log2 (core/glibc_log2.h: glibc 2.36's
+// algorithm with the fused multiply-adds of its x86-64 FMA build, the same
+// bits on host and device), not a correctly rounded one.
 //
 // Facts taken from Netflix libvmaf (BSD-2-Clause-Patent): the algorithm,
 // its constants (EIGENVALUE_EPS 1e-6, 500 QR iterations, 5x5 blocks, 4
@@ -17,7 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/cr_log2.h"
+#include "core/glibc_log2.h"
 #include "core/host_device.h"
 
 namespace twinvmaf::speed {
@@ -402,10 +405,12 @@ TV_HD float block_variance(const float* x, const float* y, int blocks, int b)
 
 // --- Entropies and the score.
 
-// log2(2 pi e) as C folds it: log2 of the double 2 * M_PI * M_E.
+// log2(2 pi e) as C folds it: log2 of the double 2 * M_PI * M_E, which GCC
+// rounds correctly (MPFR) in Netflix's build; glibc's log2 gives the same
+// double, 0x1.06073a671183dp+2, here (tests/unit/test_speed.cpp).
 TV_HD double log2_2pi_e()
 {
-    return tv::log2_correctly_rounded(2 * 3.14159265358979323846 * 2.7182818284590452354);
+    return tv::glibc::log2(2 * 3.14159265358979323846 * 2.7182818284590452354);
 }
 
 // One term of a block's entropy: log2(L * S + sigma_nn) + log2(2 pi e), in
@@ -413,7 +418,7 @@ TV_HD double log2_2pi_e()
 // GPU twin computes the 25 x blocks terms side by side.
 TV_HD double entropy_term(float eigenvalue, float variance, float sigma_nn, double log2_2pie)
 {
-    return tv::log2_correctly_rounded(static_cast<double>(eigenvalue * variance + sigma_nn)) + log2_2pie;
+    return tv::glibc::log2(static_cast<double>(eigenvalue * variance + sigma_nn)) + log2_2pie;
 }
 
 // The one NaN entropy_step() returns (a positive quiet NaN).
@@ -435,7 +440,7 @@ TV_HD float base_entropy(float sigma_nn, float nn_floor, double log2_2pie)
 {
     return static_cast<float>(
         static_cast<double>(kBlockElements) *
-        (tv::log2_correctly_rounded(static_cast<double>((1 + nn_floor) * sigma_nn)) + log2_2pie));
+        (tv::glibc::log2(static_cast<double>((1 + nn_floor) * sigma_nn)) + log2_2pie));
 }
 
 // |spatial_ref - spatial_dis| of one block, or NaN-free 0 when both entropies
@@ -443,27 +448,26 @@ TV_HD float base_entropy(float sigma_nn, float nn_floor, double log2_2pie)
 TV_HD float block_score(float e_ref, float e_dis, float v_ref, float v_dis, float base, int mode)
 {
     if (e_ref < base && e_dis < base) return 0.0f;
-    using tv::log2_correctly_rounded;
-    const double ref_only = log2_correctly_rounded(static_cast<double>(1 + v_ref));
+    const double ref_only = tv::glibc::log2(static_cast<double>(1 + v_ref));
     double w_ref = ref_only;
     double w_dis = 0;
     switch (mode) {
-    case 0: w_dis = log2_correctly_rounded(static_cast<double>(1 + v_dis)); break;
+    case 0: w_dis = tv::glibc::log2(static_cast<double>(1 + v_dis)); break;
     case 1: w_dis = ref_only; break;
     case 2:
-        w_ref = log2_correctly_rounded(static_cast<double>(1 + v_dis));
+        w_ref = tv::glibc::log2(static_cast<double>(1 + v_dis));
         w_dis = w_ref;
         break;
     case 3:
-        w_ref = log2_correctly_rounded(1 + static_cast<double>(v_ref + v_dis) / 2.0);
+        w_ref = tv::glibc::log2(1 + static_cast<double>(v_ref + v_dis) / 2.0);
         w_dis = w_ref;
         break;
-    case 4: w_dis = log2_correctly_rounded(1 + static_cast<double>(v_ref + v_dis) / 2.0); break;
+    case 4: w_dis = tv::glibc::log2(1 + static_cast<double>(v_ref + v_dis) / 2.0); break;
     case 5:
-        w_dis = log2_correctly_rounded(1 + (0.75 * static_cast<double>(v_ref) + 0.25 * static_cast<double>(v_dis)));
+        w_dis = tv::glibc::log2(1 + (0.75 * static_cast<double>(v_ref) + 0.25 * static_cast<double>(v_dis)));
         break;
     default:
-        w_dis = log2_correctly_rounded(1 + (0.25 * static_cast<double>(v_ref) + 0.75 * static_cast<double>(v_dis)));
+        w_dis = tv::glibc::log2(1 + (0.25 * static_cast<double>(v_ref) + 0.75 * static_cast<double>(v_dis)));
         break;
     }
     const float spatial_ref = static_cast<float>(static_cast<double>(e_ref) * w_ref);

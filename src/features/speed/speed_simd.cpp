@@ -1,15 +1,19 @@
 // Highway SIMD of SpEED's kernels (speed_kernels.h), compiled once per
-// instruction set: tv::log2_correctly_rounded (core/cr_log2.h) one argument
-// per 64-bit lane. Every step is the scalar one - the same IEEE additions,
-// subtractions, multiplications and divisions in the same order (no fused
-// multiply-add: the project compiles with -ffp-contract=off, and Highway's
-// Mul and Add are single operations; two_prod's exact error term aside, see
-// core/simd_double_double-inl.h), the same exact bit manipulation and
-// the same table entries (gathered) - so each lane rounds exactly as the
-// scalar code does. Arguments outside the scalar's main path (zero,
-// negative, subnormal, infinite, NaN, exact powers of two) are recomputed by
-// the scalar function. The block entropies keep each block's order: the 25
-// terms added in k order, one block per lane.
+// instruction set: tv::glibc::log2 (core/glibc_log2.h, glibc's __log2_fma)
+// one argument per 64-bit lane. Every step is the scalar one - the same IEEE
+// additions, subtractions and multiplications in the same order, the same
+// exact bit manipulation, the same table entries (gathered), and glibc's
+// fused multiply-adds as Highway's MulAdd/MulSub, which are single fused
+// instructions on the targets with HWY_NATIVE_FMA (AVX2, AVX-512) - so each
+// lane rounds exactly as the scalar code does. Nothing else fuses (the
+// project compiles with -ffp-contract=off, and Highway's Mul and Add are
+// single operations). On targets without a fused multiply-add (SSSE3,
+// SSE4, EMU128; Highway's MulAdd is a multiplication and an addition there)
+// each lane calls the scalar function, whose fma() is exact everywhere.
+// Arguments off glibc's main and near-1 paths (zero, negative, subnormal,
+// infinite, NaN) are recomputed by the scalar function. The block entropies
+// keep each block's order: the 25 terms added in k order, one block per
+// lane.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "features/speed/speed_simd.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -20,9 +24,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/cr_log2.h"
+#include "core/glibc_log2.h"
 #include "core/simd.h"
-#include "core/simd_double_double-inl.h"
 #include "core/simd_to_float-inl.h"
 #include "features/speed/speed_kernels.h"
 #include "features/speed/speed_math.h"
@@ -42,88 +45,107 @@ using V = hn::Vec<D>;
 using DU = hn::RebindToUnsigned<D>;
 using DI = hn::RebindToSigned<D>;
 
-// cr_log2_detail's double-double steps, lane by lane (same operations).
-using simd::HWY_NAMESPACE::dd_add;
-using simd::HWY_NAMESPACE::dd_div;
-using simd::HWY_NAMESPACE::dd_mul;
-using simd::HWY_NAMESPACE::dd_mul_d;
-using simd::HWY_NAMESPACE::two_sum;
-using simd::HWY_NAMESPACE::VDD;
+#if HWY_NATIVE_FMA
+// glibc_log2.h's log2_detail steps, lane by lane (fused() = MulAdd).
+namespace lg = tv::glibc::log2_detail;
 
-// log2_dd(x).hi for lanes with a normal x > 0 (others: any value).
-HWY_INLINE V log2_normal(D d, V x)
+HWY_INLINE V fused(V a, V b, V c) { return hn::MulAdd(a, b, c); }
+
+// main_fma(reduce(bits)) for lanes with a positive normal x off the near-1
+// interval (others: any value, no fault).
+HWY_INLINE V log2_main(D d, hn::Vec<DU> ix)
 {
-    using namespace tv::cr_log2_detail;
     const DU du;
     const DI di;
-    const auto u = hn::BitCast(du, x);
-    auto e = hn::Sub(hn::BitCast(di, hn::And(hn::ShiftRight<52>(u), hn::Set(du, 0x7ff))), hn::Set(di, 1023));
-    const V m = hn::BitCast(
-        d, hn::Or(hn::And(u, hn::Set(du, 0x000fffffffffffffULL)), hn::Set(du, 0x3ff0000000000000ULL)));
-    const auto i = hn::BitCast(di, hn::And(hn::ShiftRight<44>(u), hn::Set(du, 0xff)));
-    // i >= 128: c = 1 + (i + 1) / 256 and e + 1 (the mask is -1 in those lanes).
-    const auto upper = hn::VecFromMask(di, hn::Gt(i, hn::Set(di, 127)));
-    const auto point = hn::Sub(i, upper);
-    e = hn::Sub(e, upper);
-    const V c = hn::Add(hn::Set(d, 1.0), hn::Mul(hn::ConvertTo(d, point), hn::Set(d, 0x1p-8)));
-    const V zero = hn::Zero(d);
-    const VDD num{hn::Sub(m, c), zero};
-    const VDD den = two_sum(m, c);
-    const VDD s = dd_div(num, den);
-    const VDD z = dd_mul(s, s);
-    const V zh = z.hi;
-    const V tail = hn::Add(
-        hn::Set(d, 1.0 / 7),
-        hn::Mul(zh, hn::Add(hn::Set(d, 1.0 / 9),
-                            hn::Mul(zh, hn::Add(hn::Set(d, 1.0 / 11),
-                                                hn::Mul(zh, hn::Add(hn::Set(d, 1.0 / 13),
-                                                                    hn::Mul(zh, hn::Set(d, 1.0 / 15)))))))));
-    VDD p = dd_add(VDD{hn::Set(d, kFifthHi), hn::Set(d, kFifthLo)}, dd_mul_d(z, tail));
-    p = dd_add(VDD{hn::Set(d, kThirdHi), hn::Set(d, kThirdLo)}, dd_mul(z, p));
-    p = dd_add(VDD{hn::Set(d, 1.0), zero}, dd_mul(z, p));
-    const VDD atanh_s = dd_mul(s, p);
-    const V two = hn::Set(d, 2.0);
-    const VDD log2_ratio = dd_mul(VDD{hn::Mul(two, atanh_s.hi), hn::Mul(two, atanh_s.lo)},
-                                  VDD{hn::Set(d, kInvLn2Hi), hn::Set(d, kInvLn2Lo)});
-    // The table of (hi, lo) pairs as doubles: entry i at 2i and 2i + 1.
-    const double* table = &log2_point(0).hi;
+    // reduce(): x = 2^k z, z in [OFF, 2 OFF), subinterval i.
+    const auto tmp = hn::Sub(ix, hn::Set(du, lg::kOff));
+    const auto i = hn::BitCast(di, hn::And(hn::ShiftRight<52 - 6>(tmp), hn::Set(du, 63)));
+    const auto k = hn::ShiftRight<52>(hn::BitCast(di, tmp));  // arithmetic shift
+    const V z = hn::BitCast(d, hn::Sub(ix, hn::And(tmp, hn::Set(du, 0xfffULL << 52))));
+    // table(i): {invc, logc} pairs as doubles, entry i at 2i and 2i + 1.
+    const double* table = &lg::table(0).invc;
     const auto at = hn::Add(i, i);
-    const VDD t{hn::GatherIndex(d, table, at), hn::GatherIndex(d, table, hn::Add(at, hn::Set(di, 1)))};
-    const VDD frac = dd_add(t, log2_ratio);
-    return dd_add(VDD{hn::ConvertTo(d, e), zero}, frac).hi;
+    const V invc = hn::GatherIndex(d, table, at);
+    const V logc = hn::GatherIndex(d, table, hn::Add(at, hn::Set(di, 1)));
+    const V kd = hn::ConvertTo(d, k);
+    // main_fma().
+    const V inv_ln2_hi = hn::Set(d, lg::kInvLn2Hi);
+    const V r = fused(z, invc, hn::Set(d, -1.0));
+    const V t1 = hn::Mul(r, inv_ln2_hi);
+    const V t2 = fused(r, hn::Set(d, lg::kInvLn2Lo), hn::MulSub(r, inv_ln2_hi, t1));  // fma(r, hi, -t1)
+    const V t3 = hn::Add(kd, logc);
+    const V hi = hn::Add(t3, t1);
+    const V lo = hn::Add(hn::Add(hn::Sub(t3, hi), t1), t2);
+    const V r2 = hn::Mul(r, r);
+    const V r4 = hn::Mul(r2, r2);
+    const V p = fused(r4, fused(r, hn::Set(d, lg::kA5), hn::Set(d, lg::kA4)),
+                      fused(r2, fused(r, hn::Set(d, lg::kA3), hn::Set(d, lg::kA2)),
+                            fused(r, hn::Set(d, lg::kA1), hn::Set(d, lg::kA0))));
+    return hn::Add(fused(r2, p, lo), hi);
 }
 
-// The lanes log2_normal() serves exactly as the scalar function does:
-// finite, positive, normal, and not a power of two (exponent field 1..2046,
-// sign 0, fraction not 0).
-HWY_INLINE hn::Mask<D> on_main_path(D d, V x)
+// near_one_fma(x) for lanes in the near-1 interval (others: any value).
+HWY_INLINE V log2_near_one(D d, V x)
 {
-    const DU du;
-    const auto u = hn::BitCast(du, x);
-    const auto field = hn::ShiftRight<52>(u);  // sign and exponent
-    const auto normal = hn::And(hn::Gt(field, hn::Zero(du)), hn::Lt(field, hn::Set(du, 0x7ff)));
-    const auto fraction = hn::Ne(hn::And(u, hn::Set(du, 0x000fffffffffffffULL)), hn::Zero(du));
-    return hn::RebindMask(d, hn::And(normal, fraction));
+    const V r = hn::Sub(x, hn::Set(d, 1.0));
+    const V inv_ln2_hi = hn::Set(d, lg::kInvLn2Hi);
+    const V hi = hn::Mul(r, inv_ln2_hi);
+    V lo = fused(r, hn::Set(d, lg::kInvLn2Lo), hn::MulSub(r, inv_ln2_hi, hi));  // fma(r, hi', -hi)
+    const V r2 = hn::Mul(r, r);
+    const V r4 = hn::Mul(r2, r2);
+    const V q = fused(r, hn::Set(d, lg::kB1), hn::Set(d, lg::kB0));
+    const V y = fused(r2, q, hi);
+    lo = hn::Add(lo, fused(r2, q, hn::Sub(hi, y)));
+    const V inner_lo = fused(r2, fused(r, hn::Set(d, lg::kB5), hn::Set(d, lg::kB4)),
+                             fused(r, hn::Set(d, lg::kB3), hn::Set(d, lg::kB2)));
+    const V inner_hi = fused(r2, fused(r, hn::Set(d, lg::kB9), hn::Set(d, lg::kB8)),
+                             fused(r, hn::Set(d, lg::kB7), hn::Set(d, lg::kB6)));
+    lo = fused(r4, fused(r4, inner_hi, inner_lo), lo);
+    return hn::Add(y, lo);
 }
 
-// log2 of a vector: the lanes off the main path by the scalar function.
+// tv::glibc::log2 of a vector: glibc's main path for every lane, its near-1
+// path where a lane needs it (x == 1 gives +0 there, as glibc's test), the
+// scalar function for the lanes off both.
 HWY_INLINE V log2_vector(D d, V x)
 {
-    V result = log2_normal(d, x);
-    const auto main = on_main_path(d, x);
-    if (HWY_UNLIKELY(!hn::AllTrue(d, main))) {
+    const DU du;
+    const auto ix = hn::BitCast(du, x);
+    V result = log2_main(d, ix);
+    // near_one(): ix - kNearOneLow < kNearOneSpan, unsigned.
+    const auto near = hn::Lt(hn::Sub(ix, hn::Set(du, lg::kNearOneLow)), hn::Set(du, lg::kNearOneSpan));
+    if (HWY_UNLIKELY(!hn::AllFalse(du, near))) {
+        const V near_value = hn::IfThenZeroElse(hn::RebindMask(d, hn::Eq(ix, hn::Set(du, lg::kOne))),
+                                                log2_near_one(d, x));
+        result = hn::IfThenElse(hn::RebindMask(d, near), near_value, result);
+    }
+    // off_main_path(): (ix >> 48) - 0x10 >= 0x7fe0, unsigned (zero,
+    // subnormal, negative, inf, NaN); never in the near-1 interval.
+    const auto off = hn::Gt(hn::Sub(hn::ShiftRight<48>(ix), hn::Set(du, 0x10)), hn::Set(du, 0x7fdf));
+    if (HWY_UNLIKELY(!hn::AllFalse(du, off))) {
         HWY_ALIGN double args[hn::MaxLanes(d)];
         HWY_ALIGN double values[hn::MaxLanes(d)];
+        HWY_ALIGN double on[hn::MaxLanes(d)];
         hn::Store(x, d, args);
         hn::Store(result, d, values);
-        HWY_ALIGN double on[hn::MaxLanes(d)];
-        hn::Store(hn::IfThenElseZero(main, hn::Set(d, 1.0)), d, on);
-        for (std::size_t k = 0; k < hn::Lanes(d); ++k)
-            if (on[k] == 0.0) values[k] = tv::log2_correctly_rounded(args[k]);
+        hn::Store(hn::IfThenElseZero(hn::RebindMask(d, off), hn::Set(d, 1.0)), d, on);
+        for (std::size_t j = 0; j < hn::Lanes(d); ++j)
+            if (on[j] != 0.0) values[j] = tv::glibc::log2(args[j]);
         result = hn::Load(d, values);
     }
     return result;
 }
+#else
+// No fused multiply-add in this instruction set: the scalar function per
+// lane (its fma() is exact, in hardware or in glibc's software).
+HWY_INLINE V log2_vector(D d, V x)
+{
+    HWY_ALIGN double values[hn::MaxLanes(d)];
+    hn::Store(x, d, values);
+    for (std::size_t j = 0; j < hn::Lanes(d); ++j) values[j] = tv::glibc::log2(values[j]);
+    return hn::Load(d, values);
+}
+#endif  // HWY_NATIVE_FMA
 
 void log2_many(const double* x, std::size_t n, double* out)
 {
@@ -131,7 +153,7 @@ void log2_many(const double* x, std::size_t n, double* out)
     const std::size_t lanes = hn::Lanes(d);
     std::size_t i = 0;
     for (; i + lanes <= n; i += lanes) hn::StoreU(log2_vector(d, hn::LoadU(d, x + i)), d, out + i);
-    for (; i < n; ++i) out[i] = tv::log2_correctly_rounded(x[i]);
+    for (; i < n; ++i) out[i] = tv::glibc::log2(x[i]);
 }
 
 void block_entropies(const float* eig, const float* variances, int blocks, float sigma_nn, double log2_2pie,

@@ -1,0 +1,217 @@
+// tv::glibc::atan2 (core/glibc_atan2.h) against the live glibc atan2, bit
+// for bit: ciede's domain (float pairs in [-200, 200], small and zero
+// components), the general domain (all finite floats, random double bit
+// patterns, ratios near 2^k and near the table rows), and the special values
+// (zeros, infinities, NaNs, subnormals) crossed with each other. glibc runs
+// its fma variant (__ieee754_atan2_fma) only on CPUs with FMA and AVX2;
+// elsewhere its other variants give other bits, so the comparisons are
+// skipped there.
+#include <gtest/gtest.h>
+
+#include <math.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "core/glibc_atan2.h"
+
+namespace {
+
+using Fn = double (*)(double, double);
+// Through a volatile pointer: GCC must neither fold nor inline its builtin.
+volatile Fn glibc_atan2 = &::atan2;
+
+std::uint64_t to_bits(double x)
+{
+    std::uint64_t u;
+    std::memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+double from_bits(std::uint64_t u)
+{
+    double x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+float float_from_bits(std::uint32_t u)
+{
+    float x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+bool glibc_is_fma_variant() { return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"); }
+
+#define SKIP_UNLESS_FMA_VARIANT()                                                                  \
+    do {                                                                                           \
+        if (!glibc_is_fma_variant())                                                               \
+            GTEST_SKIP() << "CPU without FMA and AVX2: glibc runs its non-fma atan2, other bits";  \
+    } while (0)
+
+// Deterministic argument stream (splitmix64).
+class Rng {
+public:
+    explicit Rng(std::uint64_t seed) : s_(seed) {}
+    std::uint64_t next()
+    {
+        std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+    double unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }
+    // A float uniform in [-200, 200] (ciede's Lab b and a').
+    float lab() { return static_cast<float>(-200.0 + 400.0 * unit()); }
+    // A float of log-uniform magnitude in [1e-6, 200], random sign.
+    float small()
+    {
+        const float m = static_cast<float>(::exp(::log(1e-6) + unit() * (::log(200.0) - ::log(1e-6))));
+        return (next() & 1) ? -m : m;
+    }
+
+private:
+    std::uint64_t s_;
+};
+
+struct Count {
+    std::size_t n = 0, differ = 0;
+};
+
+// Bit for bit, NaN payloads included.
+void compare(Count& c, double y, double x)
+{
+    const double ours = tv::glibc::atan2(y, x);
+    const double ref = glibc_atan2(y, x);
+    ++c.n;
+    if (to_bits(ours) != to_bits(ref)) {
+        if (c.differ < 5)
+            ADD_FAILURE() << "atan2(" << std::hexfloat << y << ", " << x << "): ours " << ours << ", glibc " << ref;
+        ++c.differ;
+    }
+}
+
+TEST(GlibcAtan2, SpecialValues)
+{
+    // C99 F.9.1.4's cases, glibc's values.
+    const double pi = 0x1.921fb54442d18p+1;
+    EXPECT_EQ(to_bits(tv::glibc::atan2(0.0, 1.0)), to_bits(0.0));
+    EXPECT_EQ(to_bits(tv::glibc::atan2(-0.0, 1.0)), to_bits(-0.0));
+    EXPECT_EQ(tv::glibc::atan2(0.0, -0.0), pi);
+    EXPECT_EQ(tv::glibc::atan2(-0.0, -0.0), -pi);
+    EXPECT_EQ(to_bits(tv::glibc::atan2(0.0, 0.0)), to_bits(0.0));
+    EXPECT_EQ(tv::glibc::atan2(1.0, 0.0), pi / 2);
+    EXPECT_EQ(tv::glibc::atan2(-1.0, -0.0), -pi / 2);
+    EXPECT_EQ(tv::glibc::atan2(INFINITY, INFINITY), pi / 4);
+    EXPECT_EQ(tv::glibc::atan2(-INFINITY, -INFINITY), -0x1.2d97c7f3321d2p+1);
+    EXPECT_EQ(to_bits(tv::glibc::atan2(-5.0, INFINITY)), to_bits(-0.0));
+    EXPECT_EQ(tv::glibc::atan2(5.0, -INFINITY), pi);
+    EXPECT_EQ(tv::glibc::atan2(1.0, 1.0), pi / 4);
+    EXPECT_TRUE(isnan(tv::glibc::atan2(NAN, 1.0)));
+    EXPECT_TRUE(isnan(tv::glibc::atan2(1.0, NAN)));
+
+    SKIP_UNLESS_FMA_VARIANT();
+    std::vector<double> v = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, from_bits(0x7ff0000000000001ull),
+                             from_bits(0xfff4000000000000ull), from_bits(0x7ff8000000000123ull), 0x1p-1074,
+                             -0x1p-1074, 0x1p-1022, 0x1.fffffffffffffp+1023, -0x1.fffffffffffffp+1023, 1.0, -1.0,
+                             0x1p-4, 0x1p-500, 0x1p+500, 0x1.0000000000001p-500, 0x1.fffffffffffffp+499};
+    // Powers of two (and their neighbours) over the whole exponent range:
+    // every exponent gap, below and above 57 and +-500's scaling.
+    for (int e = -1074; e <= 1023; e += 7)
+        for (double m : {1.0, 0x1.fffffffffffffp0}) {
+            const double d = ::ldexp(m, e);
+            if (isfinite(d) && d != 0) {
+                v.push_back(d);
+                v.push_back(-d);
+            }
+        }
+    Count c;
+    for (double y : v)
+        for (double x : v) compare(c, y, x);
+    EXPECT_EQ(c.differ, 0u) << "of " << c.n;
+}
+
+TEST(GlibcAtan2, CiedeDomain)
+{
+    SKIP_UNLESS_FMA_VARIANT();
+    Rng rng(0xc1ede2000ull);
+    Count c;
+    // ciede's hue angle: atan2(b, a') on floats promoted to double.
+    for (int i = 0; i < 800000; ++i) compare(c, rng.lab(), rng.lab());
+    for (int i = 0; i < 200000; ++i) {
+        compare(c, rng.small(), rng.lab());
+        compare(c, rng.lab(), rng.small());
+        compare(c, rng.small(), rng.small());
+    }
+    // Exact zeros of either sign against every kind of the other component.
+    for (int i = 0; i < 20000; ++i) {
+        const double z = (rng.next() & 1) ? -0.0 : 0.0;
+        const double w = (rng.next() & 1) ? rng.lab() : rng.small();
+        compare(c, z, w);
+        compare(c, w, z);
+    }
+    // Near-equal magnitudes (u = 1, the last table row), u near 1/16 (the
+    // polynomial / table switch) and near the midpoints between table rows.
+    for (int i = 0; i < 200000; ++i) {
+        const float x = rng.lab();
+        const unsigned r = static_cast<unsigned>(rng.next() % 3);
+        const double t = r == 0 ? 1.0 : r == 1 ? 0.0625 : (static_cast<double>(rng.next() % 241 + 16) + 0.5) / 256.0;
+        std::uint32_t yb;
+        const float y0 = static_cast<float>(x * t);
+        std::memcpy(&yb, &y0, sizeof yb);
+        const float y = float_from_bits(yb + static_cast<std::uint32_t>(rng.next() % 5) - 2u);
+        compare(c, y, x);
+        compare(c, x, -y);
+    }
+    EXPECT_EQ(c.differ, 0u) << "of " << c.n;
+}
+
+TEST(GlibcAtan2, GeneralDomain)
+{
+    SKIP_UNLESS_FMA_VARIANT();
+    Rng rng(0xa7a2ull);
+    Count c;
+    // Every finite float pair.
+    for (int i = 0; i < 300000; ++i) {
+        std::uint32_t a, b;
+        do a = static_cast<std::uint32_t>(rng.next()); while ((a & 0x7f800000u) == 0x7f800000u);
+        do b = static_cast<std::uint32_t>(rng.next()); while ((b & 0x7f800000u) == 0x7f800000u);
+        compare(c, float_from_bits(a), float_from_bits(b));
+    }
+    // Random double bit patterns (NaNs, infinities and subnormals included).
+    for (int i = 0; i < 300000; ++i) compare(c, from_bits(rng.next()), from_bits(rng.next()));
+    // Exponents within 64 of each other: the main path, both scalings.
+    for (int i = 0; i < 300000; ++i) {
+        const int ea = static_cast<int>(rng.next() % 2047);
+        int eb = ea + static_cast<int>(rng.next() % 129) - 64;
+        eb = eb < 0 ? 0 : eb > 2046 ? 2046 : eb;
+        const double y = from_bits((rng.next() & 0x800fffffffffffffull) | (static_cast<std::uint64_t>(ea) << 52));
+        const double x = from_bits((rng.next() & 0x800fffffffffffffull) | (static_cast<std::uint64_t>(eb) << 52));
+        compare(c, y, x);
+    }
+    // y / x near 2^k (k in [-70, 70]) and near the table rows, a few ulps off.
+    for (int i = 0; i < 300000; ++i) {
+        const double x =
+            from_bits((rng.next() & 0x800fffffffffffffull) | (static_cast<std::uint64_t>(rng.next() % 2046 + 1) << 52));
+        const double t = (rng.next() & 1) ? ::ldexp(1.0, static_cast<int>(rng.next() % 141) - 70)
+                                          : (static_cast<double>(rng.next() % 241 + 16) + 0.5) / 256.0;
+        const double y = from_bits(to_bits(x * t) + rng.next() % 9 - 4);
+        compare(c, y, x);
+        compare(c, x, -y);
+    }
+    // u = min / max on (or next to) a table row's x0: t3 = u - x0 is zero or
+    // tiny, and EADD's |t3| > |du| test goes either way.
+    for (int i = 0; i < 200000; ++i) {
+        const double x0 = tv::glibc::atan2_detail::cij(static_cast<int>(rng.next() % 241), 0);
+        const double m =
+            from_bits((rng.next() & 0x000fffffffffffffull) | (static_cast<std::uint64_t>(rng.next() % 1600 + 200) << 52));
+        const double n = from_bits(to_bits(x0 * m) + rng.next() % 5 - 2);
+        compare(c, n, m);
+        compare(c, -m, n);
+    }
+    EXPECT_EQ(c.differ, 0u) << "of " << c.n;
+}
+
+}  // namespace
