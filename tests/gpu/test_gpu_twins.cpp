@@ -295,7 +295,9 @@ TEST(GpuTwins, EqualCpuOnTinyAndOddSizes)
     std::mt19937 rng(7);
     std::vector<std::pair<unsigned, unsigned>> sizes;
     for (unsigned s = 1; s <= 33; ++s) sizes.emplace_back(s, s);
-    sizes.insert(sizes.end(), {{257, 145}, {19, 23}, {1, 7}, {31, 2}});
+    // 16x40, 40x12, 15x9, 48x16: float_adm's band of 1 at scale 3, run in
+    // Netflix's buffer layout (float_adm_arena.h).
+    sizes.insert(sizes.end(), {{257, 145}, {19, 23}, {1, 7}, {31, 2}, {16, 40}, {40, 12}, {15, 9}, {48, 16}});
     for (auto [w, h] : sizes)
         for (ChromaFormat chroma : {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444})
             for (unsigned bits : {8u, 10u, 16u}) {

@@ -8,6 +8,8 @@
 #include "core/feature_names.h"
 #include "features/adm/adm.h"
 #include "features/adm/adm_csf.h"
+#include "features/float_adm/float_adm_arena.h"
+#include "twinvmaf/error.h"
 
 namespace twinvmaf::float_adm {
 
@@ -178,6 +180,25 @@ void FloatAdmExtractor::init(const VideoFormat& format)
             adm::csf_weights(scale, csf, p.weight);
         if (settings_.factor1[scale] >= 0) p.weight[0] = p.weight[1] = static_cast<float>(settings_.factor1[scale]);
         if (settings_.factor2[scale] >= 0) p.weight[2] = static_cast<float>(settings_.factor2[scale]);
+        // A wavelet input under 2 samples, or a band of 1 at a scale that is
+        // analysed: Netflix reads outside the band there (float_adm_arena.h).
+        const bool analysed = !(scale == 0 && settings_.skip_scale0);
+        if (p.input_width < 2 || p.input_height < 2 || (analysed && (p.width == 1 || p.height == 1)))
+            params_.netflix_layout = true;
+    }
+    // Such frames run in Netflix's buffer layout where its reads outside the
+    // bands find values the frame wrote (its result is then deterministic);
+    // where they find memory it never wrote there is no reference.
+    if (params_.netflix_layout) {
+        const std::string read =
+            arena::unwritten_read(params_, static_cast<int>(format.width), static_cast<int>(format.height));
+        if (!read.empty()) {
+            throw Error("float_adm: frame " + std::to_string(format.width) + "x" + std::to_string(format.height) +
+                        " is too small: " + read +
+                        " (Netflix reads memory outside its frame's data there: no reference); float_adm scores "
+                        "frames of at least 17x17 and the smaller ones where those reads stay inside the frame's "
+                        "data (docs/compat.md, float ADM, \"Small frames\")");
+        }
     }
 }
 

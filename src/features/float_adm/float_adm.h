@@ -64,6 +64,9 @@ struct FrameParams {
     double p_norm = 3.0;
     bool bypass_cm = false;
     bool skip_scale0 = false;  // scale 0 then only feeds scale 1's wavelet
+    // A band is 1 sample wide or high (frames under 17 samples): every
+    // backend runs the frame in Netflix's buffer layout (float_adm_arena.h).
+    bool netflix_layout = false;
 };
 
 // Backend-independent part: options, parameters, sums -> scores.

@@ -10,12 +10,15 @@
 //      and additive parts and their masking parts, 3 orientations each
 //   4. per scored row: the DLM's thresholds (from the additive part) and row
 //      sums (of the restored part), then the AIM's (the other way round)
+// Frames with a band 1 sample wide or high run float_adm_arena.h's path
+// instead (Netflix's buffer layout; scalar, on a frame of at most 48x48).
 #include <memory>
 #include <vector>
 
 #include "features/adm/adm_dwt_math.h"
 #include "features/common/float_picture.h"
 #include "features/float_adm/float_adm.h"
+#include "features/float_adm/float_adm_arena.h"
 #include "features/float_adm/float_adm_kernels.h"
 
 namespace twinvmaf::float_adm {
@@ -36,10 +39,19 @@ struct FloatAdmScratch final : Scratch {
     std::vector<float> masking[2][kOrientations];   // their masking parts
     std::vector<float> threshold;       // one row of masking thresholds
     std::vector<float> terms;           // one row of a sum's terms, per orientation
+    std::vector<float> arena;           // Netflix's planes (FrameParams::netflix_layout only)
     Kernels kernels = float_adm::kernels();
 
     FloatAdmScratch(const VideoFormat& format, const FrameParams& p)
     {
+        if (p.netflix_layout) {
+            const arena::Layout l = arena::layout(static_cast<int>(format.width), static_cast<int>(format.height));
+            for (auto& plane : picture) plane.assign(std::size_t(format.width) * format.height, 0.0f);
+            arena.assign(static_cast<std::size_t>(l.floats()), 0.0f);
+            low.assign(format.width, 0.0f);
+            high.assign(format.width, 0.0f);
+            return;
+        }
         const std::size_t frame = std::size_t(format.width) * format.height;
         const std::size_t band = std::size_t(p.scale[0].width) * p.scale[0].height;
         for (int side = 0; side < 2; ++side) {
@@ -171,7 +183,13 @@ void FloatAdmCpu::extract(const FrameInputs& inputs, FrameScores& scores, Scratc
     float_picture::plane_to_float(inputs.ref.plane(0), bitdepth, -128.0f, s.picture[kRef].data(), format().width);
     float_picture::plane_to_float(inputs.dis.plane(0), bitdepth, -128.0f, s.picture[kDis].data(), format().width);
     ScaleSums sums[kScales];
-    extract_frame(params(), s, sums);
+    if (params().netflix_layout) {
+        arena::frame_sums(s.picture[kRef].data(), s.picture[kDis].data(), static_cast<int>(format().width),
+                          static_cast<int>(format().height), params(), s.arena.data(), s.low.data(), s.high.data(),
+                          sums);
+    } else {
+        extract_frame(params(), s, sums);
+    }
     for (int scale = 0; scale < kScales; ++scale) store_sums(scale, sums[scale], scores);
 }
 

@@ -23,11 +23,14 @@
 // Every row sum is serial from the left and every total serial from the top,
 // exactly the CPU's order. Every option runs here: with adm_p_norm != 3 the
 // terms are term_powf() (float_adm_math.h), our implementation of glibc's
-// powf (core/glibc_powf.h) that the CPU reference calls too.
+// powf (core/glibc_powf.h) that the CPU reference calls too. Frames with a
+// band 1 sample wide or high (at most 48x48) run float_adm_arena.h's
+// frame_sums() in one device thread, in Netflix's buffer layout, as the CPU.
 
 #include "features/adm/adm_dwt_math.h"
 #include "features/common/float_gpu.h"
 #include "features/float_adm/float_adm.h"
+#include "features/float_adm/float_adm_arena.h"
 
 namespace twinvmaf::float_adm {
 
@@ -186,6 +189,14 @@ struct Result {
     ScaleSums scale[kScales];
 };
 
+// FrameParams::netflix_layout: the whole frame in one thread (a tiny frame).
+__global__ void arena_kernel(FrameParams frame, int width, int height, const float* ref, const float* dis,
+                             float* memory, float* low, float* high, Result* out)
+{
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    arena::frame_sums(ref, dis, width, height, frame, memory, low, high, out->scale);
+}
+
 class FloatAdmTwin final : public gpu::DeviceTwin {
 public:
     FloatAdmTwin(const OptionValues& options, const VideoFormat& format) : planner_(Settings::from(options))
@@ -193,6 +204,15 @@ public:
         planner_.init(format);
         const FrameParams& frame = planner_.params();
         picture_ = static_cast<std::size_t>(format.width) * format.height;
+        width_ = static_cast<int>(format.width);
+        height_ = static_cast<int>(format.height);
+        if (frame.netflix_layout) {
+            // The pictures, Netflix's planes and the vertical pass's two rows.
+            arena_floats_ = static_cast<std::size_t>(arena::layout(width_, height_).floats());
+            memory_ = gpu::DeviceArray<float>(kSides * picture_ + arena_floats_ + 2 * format.width,
+                                              "float_adm planes");
+            return;
+        }
         const std::size_t band = static_cast<std::size_t>(frame.scale[0].width) * frame.scale[0].height;
         const std::size_t vertical = static_cast<std::size_t>(format.width) * frame.scale[0].height;
         rows_per_scale_ = static_cast<std::size_t>(kRowKinds) * kOrientations * frame.scale[0].height;
@@ -235,6 +255,14 @@ public:
         float_gpu::to_float(frame.ref_plane(0), bitdepth, -128.0f, pictures[0], stream);
         float_gpu::to_float(frame.dis_plane(0), bitdepth, -128.0f, pictures[1], stream);
         auto* result = static_cast<Result*>(device_result);
+        if (params.netflix_layout) {
+            float* arena = memory_.get() + kSides * picture_;
+            float* low = arena + arena_floats_;
+            arena_kernel<<<1, 1, 0, stream>>>(params, width_, height_, pictures[0], pictures[1], arena, low,
+                                              low + width_, result);
+            gpu::check_launch("float_adm arena_kernel");
+            return;
+        }
         for (int scale = 0; scale < kScales; ++scale) {
             const ScaleParams& p = params.scale[scale];
             Bands b = bands_;
@@ -290,7 +318,8 @@ public:
 
 private:
     FloatAdmCpu planner_;  // the CPU feature's parameters (geometry, CSF weights)
-    std::size_t picture_ = 0, rows_per_scale_ = 0;
+    std::size_t picture_ = 0, rows_per_scale_ = 0, arena_floats_ = 0;
+    int width_ = 0, height_ = 0;
     gpu::DeviceArray<float> memory_;
     Bands bands_{};
     float* rows_ = nullptr;
