@@ -117,8 +117,10 @@ def clips(folder):
             yield w, h
 
 
-def run_netflix(args):
-    jobs = []
+def cases(args):
+    """Every (format, folder, pixel format, bit depth, w, h, option set name,
+    options) of the sweep: all option sets on 4:2:0 8-bit, the default on the
+    other formats."""
     for fmt in sorted(os.listdir(args.dir)):
         if fmt not in FORMATS:
             continue
@@ -127,10 +129,12 @@ def run_netflix(args):
         sets = OPTION_SETS if fmt == "420p8" else {"default": OPTION_SETS["default"]}
         for w, h in clips(folder):
             for set_name, opts in sets.items():
-                jobs.append((folder, w, h, pix, bitdepth, set_name, opts))
+                yield fmt, folder, pix, bitdepth, w, h, set_name, opts
 
-    def one(job):
-        folder, w, h, pix, bitdepth, set_name, opts = job
+
+def run_netflix(args):
+    def one(case):
+        _, folder, pix, bitdepth, w, h, set_name, opts = case
         base = os.path.join(folder, f"{w}x{h}")
         out = f"{base}.{set_name}.nflx.json"
         cmd = [args.vmaf, "-r", f"{base}.ref.yuv", "-d", f"{base}.dis.yuv", "-w", str(w), "-h", str(h),
@@ -145,32 +149,26 @@ def run_netflix(args):
                 f.write(f"{' '.join(cmd)}\nexit {p.returncode}\n--- stderr\n{p.stderr}--- stdout\n{p.stdout}")
 
     with ThreadPoolExecutor(args.jobs) as pool:
-        list(pool.map(one, jobs))
+        list(pool.map(one, list(cases(args))))
 
 
 def run_twinvmaf(args):
-    for fmt in sorted(os.listdir(args.dir)):
-        if fmt not in FORMATS:
-            continue
-        pix, bitdepth, _, _ = FORMATS[fmt]
-        folder = os.path.join(args.dir, fmt)
-        sets = OPTION_SETS if fmt == "420p8" else {"default": OPTION_SETS["default"]}
-        for set_name, opts in sets.items():
-            # One process per clip keeps a refusal (a clear error) to its size.
-            def one(size):
-                w, h = size
-                base = os.path.join(folder, f"{w}x{h}")
-                out = f"{base}.{set_name}.tv.json"
-                cmd = [args.cli, "-r", f"{base}.ref.tv.yuv", "-d", f"{base}.dis.tv.yuv", "-w", str(w),
-                       "-h", str(h), "-p", pix, "-b", str(bitdepth), "--threads", "1", "--backend", "cpu",
-                       "--no_prediction", "--feature", f"float_adm={opts}", "--precision", "max", "--json",
-                       "-q", "-o", out]
-                p = subprocess.run(cmd, capture_output=True, text=True)
-                if p.returncode != 0:
-                    with open(f"{base}.{set_name}.tv.err", "w") as f:
-                        f.write(f"{' '.join(cmd)}\nexit {p.returncode}\n--- stderr\n{p.stderr}")
-            with ThreadPoolExecutor(args.jobs) as pool:
-                list(pool.map(one, list(clips(folder))))
+    # One process per clip and option set keeps a refusal (a clear error) to its size.
+    def one(case):
+        _, folder, pix, bitdepth, w, h, set_name, opts = case
+        base = os.path.join(folder, f"{w}x{h}")
+        out = f"{base}.{set_name}.tv.json"
+        cmd = [args.cli, "-r", f"{base}.ref.tv.yuv", "-d", f"{base}.dis.tv.yuv", "-w", str(w),
+               "-h", str(h), "-p", pix, "-b", str(bitdepth), "--threads", "1", "--backend", "cpu",
+               "--no_prediction", "--feature", f"float_adm={opts}", "--precision", "max", "--json",
+               "-q", "-o", out]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            with open(f"{base}.{set_name}.tv.err", "w") as f:
+                f.write(f"{' '.join(cmd)}\nexit {p.returncode}\n--- stderr\n{p.stderr}")
+
+    with ThreadPoolExecutor(args.jobs) as pool:
+        list(pool.map(one, list(cases(args))))
 
 
 def frames_of(path):
@@ -181,39 +179,33 @@ def compare(args):
     total = differ = only_one = both_fail = 0
     by_set = {}
     lines = []
-    for fmt in sorted(os.listdir(args.dir)):
-        if fmt not in FORMATS:
+    for fmt, folder, _, _, w, h, set_name, _ in cases(args):
+        base = os.path.join(folder, f"{w}x{h}.{set_name}")
+        total += 1
+        nf, tv = f"{base}.nflx.json", f"{base}.tv.json"
+        if not os.path.exists(nf) and not os.path.exists(tv):
+            both_fail += 1
             continue
-        folder = os.path.join(args.dir, fmt)
-        sets = OPTION_SETS if fmt == "420p8" else {"default": None}
-        for w, h in clips(folder):
-            for set_name in sets:
-                base = os.path.join(folder, f"{w}x{h}.{set_name}")
-                total += 1
-                nf, tv = f"{base}.nflx.json", f"{base}.tv.json"
-                if not os.path.exists(nf) and not os.path.exists(tv):
-                    both_fail += 1
-                    continue
-                if not (os.path.exists(nf) and os.path.exists(tv)):
-                    only_one += 1
-                    lines.append(f"{fmt} {w}x{h} {set_name}: only {'netflix' if os.path.exists(nf) else 'twinvmaf'}"
-                                 " gives scores")
-                    continue
-                a, b = frames_of(nf), frames_of(tv)
-                bad = []
-                for i, (fa, fb) in enumerate(zip(a, b)):
-                    for k in fa:
-                        if repr(fa[k]) != repr(fb.get(k)):
-                            bad.append((i, k, fa[k], fb.get(k)))
-                if len(a) != len(b):
-                    bad.append(("frames", len(a), len(b), None))
-                if bad:
-                    differ += 1
-                    by_set[(fmt, set_name)] = by_set.get((fmt, set_name), 0) + 1
-                    keys = sorted({str(x[1]) for x in bad})
-                    lines.append(f"{fmt} {w}x{h} {set_name}: {len(bad)} values differ ({', '.join(keys)})"
-                                 + (f"; e.g. frame {bad[0][0]} {bad[0][1]}: netflix {bad[0][2]!r} twinvmaf "
-                                    f"{bad[0][3]!r}" if args.verbose else ""))
+        if not (os.path.exists(nf) and os.path.exists(tv)):
+            only_one += 1
+            lines.append(f"{fmt} {w}x{h} {set_name}: only {'netflix' if os.path.exists(nf) else 'twinvmaf'}"
+                         " gives scores")
+            continue
+        a, b = frames_of(nf), frames_of(tv)
+        bad = []
+        for i, (fa, fb) in enumerate(zip(a, b)):
+            for k in fa:
+                if repr(fa[k]) != repr(fb.get(k)):
+                    bad.append((i, k, fa[k], fb.get(k)))
+        if len(a) != len(b):
+            bad.append(("frames", len(a), len(b), None))
+        if bad:
+            differ += 1
+            by_set[(fmt, set_name)] = by_set.get((fmt, set_name), 0) + 1
+            keys = sorted({str(x[1]) for x in bad})
+            lines.append(f"{fmt} {w}x{h} {set_name}: {len(bad)} values differ ({', '.join(keys)})"
+                         + (f"; e.g. frame {bad[0][0]} {bad[0][1]}: netflix {bad[0][2]!r} twinvmaf "
+                            f"{bad[0][3]!r}" if args.verbose else ""))
     for line in lines:
         print(line)
     print(f"runs {total}: differ {differ}, only one side scores {only_one}, neither scores {both_fail}")

@@ -45,6 +45,7 @@ using twinvmaf::libm::square_of_float;  // exact: no libm involved
 }  // namespace netflix_formula::libm
 
 #include "features/ciede/ciede_math.h"
+#include "glibc_live.h"
 #include "test_support.h"
 
 // The second compilation: ciede_math.h's includes are skipped (already
@@ -56,13 +57,9 @@ using twinvmaf::libm::square_of_float;  // exact: no libm involved
 
 namespace {
 
+using twinvmaf::test::glibc_runs_its_fma_variants;
 namespace ours = twinvmaf::ciede;
 namespace netflix = netflix_formula::ciede;
-
-bool glibc_runs_its_fma_variants()
-{
-    return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
-}
 
 bool same(const ours::Lab& a, const netflix::Lab& b)
 {
@@ -73,24 +70,24 @@ bool same(const ours::Lab& a, const netflix::Lab& b)
 
 netflix::Lab as_netflix(const ours::Lab& c) { return {c.l, c.a, c.b}; }
 
-// A sample triple of a picture: Y, and U, V at Netflix's 4:2:0/4:2:2/4:4:4
-// reading for the co-located position (the exact rule is tested elsewhere;
-// any triple is a valid colour here).
+// A sample triple: Y, U, V.
 struct Triple {
     unsigned y, u, v;
 };
 
+// A clip's colours, converted once (ciede_math.h's lab_from_yuv equals
+// Netflix's: the Lab test below). Chroma is taken at (x >> ssx, y >> ssy),
+// not by Netflix's exact reading rule (tested elsewhere): any triple is a
+// valid colour here.
 struct NaturalClip {
-    std::vector<Triple> ref, dis;
-    unsigned bitdepth;
+    std::vector<ours::Lab> ref, dis;
 };
 
-// The fixture's frames as triples (chroma taken at (x >> ssx, y >> ssy)).
+// The fixture's frames as Lab colours.
 NaturalClip read_clip(const std::string& name, unsigned w, unsigned h, unsigned ssx, unsigned ssy, unsigned bitdepth,
                       unsigned frames)
 {
     NaturalClip clip;
-    clip.bitdepth = bitdepth;
     const unsigned cw = (w + ssx) >> ssx, ch = (h + ssy) >> ssy, bytes = bitdepth > 8 ? 2 : 1;
     const std::size_t frame_bytes = (std::size_t{w} * h + 2 * std::size_t{cw} * ch) * bytes;
     for (const char* which : {"ref.yuv", "dis.yuv"}) {
@@ -105,7 +102,8 @@ NaturalClip read_clip(const std::string& name, unsigned w, unsigned h, unsigned 
             for (unsigned y = 0; y < h; ++y)
                 for (unsigned x = 0; x < w; ++x) {
                     const std::size_t c = std::size_t{w} * h + std::size_t{y >> ssy} * cw + (x >> ssx);
-                    out.push_back({sample(std::size_t{y} * w + x), sample(c), sample(c + std::size_t{cw} * ch)});
+                    out.push_back(ours::lab_from_yuv(sample(std::size_t{y} * w + x), sample(c),
+                                                     sample(c + std::size_t{cw} * ch), bitdepth));
                 }
         }
     }
@@ -184,8 +182,8 @@ TEST(CiedeGlibc, DeltaEEqualsNetflixsOnAHundredMillionNaturalAndRandomPairs)
         compare_delta_e(
             clip.ref.size(),
             [&](std::uint64_t i, ours::Lab& a, ours::Lab& b) {
-                a = lab_of(clip.ref[i], clip.bitdepth);
-                b = lab_of(clip.dis[i], clip.bitdepth);
+                a = clip.ref[i];
+                b = clip.dis[i];
             },
             counts);
     }
@@ -197,9 +195,9 @@ TEST(CiedeGlibc, DeltaEEqualsNetflixsOnAHundredMillionNaturalAndRandomPairs)
         [&](std::uint64_t i, ours::Lab& a, ours::Lab& b) {
             std::mt19937_64 rng(i * 0x9E3779B97F4A7C15ull + 1);
             const NaturalClip& clip = clips[i % clips.size()];
-            const std::vector<Triple>& from = (i & 8) ? clip.dis : clip.ref;
-            a = lab_of(from[rng() % from.size()], clip.bitdepth);
-            b = lab_of(clip.dis[rng() % clip.dis.size()], clip.bitdepth);
+            const std::vector<ours::Lab>& from = (i & 8) ? clip.dis : clip.ref;
+            a = from[rng() % from.size()];
+            b = clip.dis[rng() % clip.dis.size()];
         },
         counts);
     // 3. Random samples (8, 10 and 12 bits), and near pairs (a random colour

@@ -11,58 +11,33 @@
 #include <math.h>
 
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "core/glibc_atan2.h"
+#include "glibc_live.h"
 
 namespace {
+
+using namespace twinvmaf::test;
 
 using Fn = double (*)(double, double);
 // Through a volatile pointer: GCC must neither fold nor inline its builtin.
 volatile Fn glibc_atan2 = &::atan2;
 
-std::uint64_t to_bits(double x)
-{
-    std::uint64_t u;
-    std::memcpy(&u, &x, sizeof u);
-    return u;
-}
 
-double from_bits(std::uint64_t u)
-{
-    double x;
-    std::memcpy(&x, &u, sizeof x);
-    return x;
-}
 
-float float_from_bits(std::uint32_t u)
-{
-    float x;
-    std::memcpy(&x, &u, sizeof x);
-    return x;
-}
 
-bool glibc_is_fma_variant() { return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"); }
 
 #define SKIP_UNLESS_FMA_VARIANT()                                                                  \
     do {                                                                                           \
-        if (!glibc_is_fma_variant())                                                               \
+        if (!glibc_runs_its_fma_variants())                                                               \
             GTEST_SKIP() << "CPU without FMA and AVX2: glibc runs its non-fma atan2, other bits";  \
     } while (0)
 
-// Deterministic argument stream (splitmix64).
-class Rng {
+// The argument stream, with the distributions this test draws.
+class Rng : public SplitMix64 {
 public:
-    explicit Rng(std::uint64_t seed) : s_(seed) {}
-    std::uint64_t next()
-    {
-        std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    double unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }
+    using SplitMix64::SplitMix64;
     // A float uniform in [-200, 200] (ciede's Lab b and a').
     float lab() { return static_cast<float>(-200.0 + 400.0 * unit()); }
     // A float of log-uniform magnitude in [1e-6, 200], random sign.
@@ -71,9 +46,6 @@ public:
         const float m = static_cast<float>(::exp(::log(1e-6) + unit() * (::log(200.0) - ::log(1e-6))));
         return (next() & 1) ? -m : m;
     }
-
-private:
-    std::uint64_t s_;
 };
 
 struct Count {
@@ -86,7 +58,7 @@ void compare(Count& c, double y, double x)
     const double ours = tv::glibc::atan2(y, x);
     const double ref = glibc_atan2(y, x);
     ++c.n;
-    if (to_bits(ours) != to_bits(ref)) {
+    if (bits_of(ours) != bits_of(ref)) {
         if (c.differ < 5)
             ADD_FAILURE() << "atan2(" << std::hexfloat << y << ", " << x << "): ours " << ours << ", glibc " << ref;
         ++c.differ;
@@ -97,24 +69,24 @@ TEST(GlibcAtan2, SpecialValues)
 {
     // C99 F.9.1.4's cases, glibc's values.
     const double pi = 0x1.921fb54442d18p+1;
-    EXPECT_EQ(to_bits(tv::glibc::atan2(0.0, 1.0)), to_bits(0.0));
-    EXPECT_EQ(to_bits(tv::glibc::atan2(-0.0, 1.0)), to_bits(-0.0));
+    EXPECT_EQ(bits_of(tv::glibc::atan2(0.0, 1.0)), bits_of(0.0));
+    EXPECT_EQ(bits_of(tv::glibc::atan2(-0.0, 1.0)), bits_of(-0.0));
     EXPECT_EQ(tv::glibc::atan2(0.0, -0.0), pi);
     EXPECT_EQ(tv::glibc::atan2(-0.0, -0.0), -pi);
-    EXPECT_EQ(to_bits(tv::glibc::atan2(0.0, 0.0)), to_bits(0.0));
+    EXPECT_EQ(bits_of(tv::glibc::atan2(0.0, 0.0)), bits_of(0.0));
     EXPECT_EQ(tv::glibc::atan2(1.0, 0.0), pi / 2);
     EXPECT_EQ(tv::glibc::atan2(-1.0, -0.0), -pi / 2);
     EXPECT_EQ(tv::glibc::atan2(INFINITY, INFINITY), pi / 4);
     EXPECT_EQ(tv::glibc::atan2(-INFINITY, -INFINITY), -0x1.2d97c7f3321d2p+1);
-    EXPECT_EQ(to_bits(tv::glibc::atan2(-5.0, INFINITY)), to_bits(-0.0));
+    EXPECT_EQ(bits_of(tv::glibc::atan2(-5.0, INFINITY)), bits_of(-0.0));
     EXPECT_EQ(tv::glibc::atan2(5.0, -INFINITY), pi);
     EXPECT_EQ(tv::glibc::atan2(1.0, 1.0), pi / 4);
     EXPECT_TRUE(isnan(tv::glibc::atan2(NAN, 1.0)));
     EXPECT_TRUE(isnan(tv::glibc::atan2(1.0, NAN)));
 
     SKIP_UNLESS_FMA_VARIANT();
-    std::vector<double> v = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, from_bits(0x7ff0000000000001ull),
-                             from_bits(0xfff4000000000000ull), from_bits(0x7ff8000000000123ull), 0x1p-1074,
+    std::vector<double> v = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, double_of(0x7ff0000000000001ull),
+                             double_of(0xfff4000000000000ull), double_of(0x7ff8000000000123ull), 0x1p-1074,
                              -0x1p-1074, 0x1p-1022, 0x1.fffffffffffffp+1023, -0x1.fffffffffffffp+1023, 1.0, -1.0,
                              0x1p-4, 0x1p-500, 0x1p+500, 0x1.0000000000001p-500, 0x1.fffffffffffffp+499};
     // Powers of two (and their neighbours) over the whole exponent range:
@@ -158,10 +130,8 @@ TEST(GlibcAtan2, CiedeDomain)
         const float x = rng.lab();
         const unsigned r = static_cast<unsigned>(rng.next() % 3);
         const double t = r == 0 ? 1.0 : r == 1 ? 0.0625 : (static_cast<double>(rng.next() % 241 + 16) + 0.5) / 256.0;
-        std::uint32_t yb;
-        const float y0 = static_cast<float>(x * t);
-        std::memcpy(&yb, &y0, sizeof yb);
-        const float y = float_from_bits(yb + static_cast<std::uint32_t>(rng.next() % 5) - 2u);
+        const std::uint32_t yb = bits_of(static_cast<float>(x * t));
+        const float y = float_of(yb + static_cast<std::uint32_t>(rng.next() % 5) - 2u);
         compare(c, y, x);
         compare(c, x, -y);
     }
@@ -178,26 +148,26 @@ TEST(GlibcAtan2, GeneralDomain)
         std::uint32_t a, b;
         do a = static_cast<std::uint32_t>(rng.next()); while ((a & 0x7f800000u) == 0x7f800000u);
         do b = static_cast<std::uint32_t>(rng.next()); while ((b & 0x7f800000u) == 0x7f800000u);
-        compare(c, float_from_bits(a), float_from_bits(b));
+        compare(c, float_of(a), float_of(b));
     }
     // Random double bit patterns (NaNs, infinities and subnormals included).
-    for (int i = 0; i < 300000; ++i) compare(c, from_bits(rng.next()), from_bits(rng.next()));
+    for (int i = 0; i < 300000; ++i) compare(c, double_of(rng.next()), double_of(rng.next()));
     // Exponents within 64 of each other: the main path, both scalings.
     for (int i = 0; i < 300000; ++i) {
         const int ea = static_cast<int>(rng.next() % 2047);
         int eb = ea + static_cast<int>(rng.next() % 129) - 64;
         eb = eb < 0 ? 0 : eb > 2046 ? 2046 : eb;
-        const double y = from_bits((rng.next() & 0x800fffffffffffffull) | (static_cast<std::uint64_t>(ea) << 52));
-        const double x = from_bits((rng.next() & 0x800fffffffffffffull) | (static_cast<std::uint64_t>(eb) << 52));
+        const double y = double_of((rng.next() & 0x800fffffffffffffull) | (static_cast<std::uint64_t>(ea) << 52));
+        const double x = double_of((rng.next() & 0x800fffffffffffffull) | (static_cast<std::uint64_t>(eb) << 52));
         compare(c, y, x);
     }
     // y / x near 2^k (k in [-70, 70]) and near the table rows, a few ulps off.
     for (int i = 0; i < 300000; ++i) {
         const double x =
-            from_bits((rng.next() & 0x800fffffffffffffull) | (static_cast<std::uint64_t>(rng.next() % 2046 + 1) << 52));
+            double_of((rng.next() & 0x800fffffffffffffull) | (static_cast<std::uint64_t>(rng.next() % 2046 + 1) << 52));
         const double t = (rng.next() & 1) ? ::ldexp(1.0, static_cast<int>(rng.next() % 141) - 70)
                                           : (static_cast<double>(rng.next() % 241 + 16) + 0.5) / 256.0;
-        const double y = from_bits(to_bits(x * t) + rng.next() % 9 - 4);
+        const double y = double_of(bits_of(x * t) + rng.next() % 9 - 4);
         compare(c, y, x);
         compare(c, x, -y);
     }
@@ -206,8 +176,8 @@ TEST(GlibcAtan2, GeneralDomain)
     for (int i = 0; i < 200000; ++i) {
         const double x0 = tv::glibc::atan2_detail::cij(static_cast<int>(rng.next() % 241), 0);
         const double m =
-            from_bits((rng.next() & 0x000fffffffffffffull) | (static_cast<std::uint64_t>(rng.next() % 1600 + 200) << 52));
-        const double n = from_bits(to_bits(x0 * m) + rng.next() % 5 - 2);
+            double_of((rng.next() & 0x000fffffffffffffull) | (static_cast<std::uint64_t>(rng.next() % 1600 + 200) << 52));
+        const double n = double_of(bits_of(x0 * m) + rng.next() % 5 - 2);
         compare(c, n, m);
         compare(c, -m, n);
     }

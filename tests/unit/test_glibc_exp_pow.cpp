@@ -8,38 +8,27 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <iostream>
 #include <random>
 #include <vector>
 
 #include "core/glibc_exp_pow.h"
+#include "glibc_live.h"
 
 namespace {
+
+using namespace twinvmaf::test;
 
 // Through volatile pointers, so that the compiler neither folds nor inlines
 // its builtins: these are the functions of the libm that is loaded.
 double (*volatile glibc_exp)(double) = ::exp;
 double (*volatile glibc_pow)(double, double) = ::pow;
 
-std::uint64_t to_bits(double x)
-{
-    std::uint64_t u;
-    std::memcpy(&u, &x, sizeof u);
-    return u;
-}
 
-double from_bits(std::uint64_t u)
-{
-    double x;
-    std::memcpy(&x, &u, sizeof x);
-    return x;
-}
 
-bool glibc_runs_its_fma_variant() { return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"); }
 
 #define SKIP_WITHOUT_FMA_VARIANT()                                                                   \
-    if (!glibc_runs_its_fma_variant())                                                               \
+    if (!glibc_runs_its_fma_variants())                                                               \
     GTEST_SKIP() << "this CPU lacks FMA or AVX2: glibc runs its sse2 variant, which "                \
                     "core/glibc_exp_pow.h does not reproduce"
 
@@ -72,14 +61,14 @@ public:
     {
         ++count_;
         const double ours = tv::glibc::exp(x), theirs = glibc_exp(x);
-        if (to_bits(ours) != to_bits(theirs) && ++differ_ <= 5)
+        if (bits_of(ours) != bits_of(theirs) && ++differ_ <= 5)
             ADD_FAILURE() << std::hexfloat << name_ << ": exp(" << x << ") ours " << ours << ", glibc " << theirs;
     }
     void pow(double x, double y)
     {
         ++count_;
         const double ours = tv::glibc::pow(x, y), theirs = glibc_pow(x, y);
-        if (to_bits(ours) != to_bits(theirs) && ++differ_ <= 5)
+        if (bits_of(ours) != bits_of(theirs) && ++differ_ <= 5)
             ADD_FAILURE() << std::hexfloat << name_ << ": pow(" << x << ", " << y << ") ours " << ours << ", glibc "
                           << theirs;
     }
@@ -100,7 +89,7 @@ std::vector<double> special_values()
                              0.99999999999999989, -1.0000000000000002, 1e300, 1e-300, 1075.0, -1075.0, 0.1, -0.1};
     for (std::uint64_t u : {0x7ff8000000000000ULL, 0xfff8000000000000ULL, 0x7ff0000000000001ULL,
                             0xfff4000000000123ULL, 0x7ffc0000deadbeefULL})
-        v.push_back(from_bits(u));
+        v.push_back(double_of(u));
     return v;
 }
 
@@ -111,20 +100,20 @@ TEST(GlibcExpPow, KnownValues)
     EXPECT_EQ(tv::glibc::exp(-0.0), 1.0);
     EXPECT_EQ(tv::glibc::exp(1.0), 0x1.5bf0a8b145769p+1);
     EXPECT_EQ(tv::glibc::exp(710.0), INFINITY);
-    EXPECT_EQ(to_bits(tv::glibc::exp(-INFINITY)), to_bits(0.0));
+    EXPECT_EQ(bits_of(tv::glibc::exp(-INFINITY)), bits_of(0.0));
     EXPECT_EQ(tv::glibc::exp(-745.0), 0x1p-1074);  // subnormal result through specialcase
-    EXPECT_EQ(to_bits(tv::glibc::exp(from_bits(0x7ff0000000000001ULL))), 0x7ff8000000000001ULL);  // quieted
+    EXPECT_EQ(bits_of(tv::glibc::exp(double_of(0x7ff0000000000001ULL))), 0x7ff8000000000001ULL);  // quieted
 
     EXPECT_EQ(tv::glibc::pow(2.0, 0.5), M_SQRT2);
     EXPECT_EQ(tv::glibc::pow(-2.0, 3.0), -8.0);
     EXPECT_EQ(tv::glibc::pow(-2.0, -1075.0), -0.0);
-    EXPECT_EQ(to_bits(tv::glibc::pow(-2.0, -1075.0)), to_bits(-0.0));
+    EXPECT_EQ(bits_of(tv::glibc::pow(-2.0, -1075.0)), bits_of(-0.0));
     EXPECT_EQ(tv::glibc::pow(-0.0, -3.0), -INFINITY);
     EXPECT_EQ(tv::glibc::pow(0.0, -2.4), INFINITY);
     EXPECT_EQ(tv::glibc::pow(NAN, 0.0), 1.0);
     EXPECT_EQ(tv::glibc::pow(1.0, NAN), 1.0);
     EXPECT_EQ(tv::glibc::pow(-1.0, INFINITY), 1.0);
-    EXPECT_EQ(to_bits(tv::glibc::pow(-1.5, 2.4)), 0xfff8000000000000ULL);  // x86's default NaN
+    EXPECT_EQ(bits_of(tv::glibc::pow(-1.5, 2.4)), 0xfff8000000000000ULL);  // x86's default NaN
     EXPECT_EQ(tv::glibc::pow(0x1p-1074, 0.5), 0x1p-537);
     EXPECT_EQ(tv::glibc::pow(10.0, 400.0), INFINITY);
 }
@@ -178,14 +167,14 @@ TEST(GlibcExpPow, GeneralDomainEqualsGlibc)
             c.exp(g.uniform(-745.0, 710.0));
             c.exp(g.uniform(-746.0, -708.0));
             c.exp(g.uniform(708.0, 710.0));
-            c.exp(from_bits(g.bits()));
+            c.exp(double_of(g.bits()));
         }
     }
     {
         Compare c("pow: x > 0 in [0.01, 100] and random bits, y in [-50, 50]");
         for (int i = 0; i < 200000; ++i) {
             c.pow(std::exp(g.uniform(-4.6, 4.6)), g.uniform(-50.0, 50.0));
-            c.pow(from_bits(g.bits() >> 1), g.uniform(-50.0, 50.0));
+            c.pow(double_of(g.bits() >> 1), g.uniform(-50.0, 50.0));
         }
     }
     {
@@ -208,8 +197,8 @@ TEST(GlibcExpPow, GeneralDomainEqualsGlibc)
     {
         Compare c("pow: random bits, subnormal x, x near 1 with tiny or huge y");
         for (int i = 0; i < 150000; ++i) {
-            c.pow(from_bits(g.bits()), from_bits(g.bits()));
-            c.pow(from_bits(g.bits() & 0x800fffffffffffffULL), g.uniform(-2.0, 2.0));
+            c.pow(double_of(g.bits()), double_of(g.bits()));
+            c.pow(double_of(g.bits() & 0x800fffffffffffffULL), g.uniform(-2.0, 2.0));
             c.pow(1.0 + g.uniform(-1e-6, 1e-6), std::ldexp(g.uniform(-1.0, 1.0), static_cast<int>(g.integer(-75, 74))));
         }
     }

@@ -17,29 +17,19 @@
 #include <math.h>
 
 #include <cstdint>
-#include <cstring>
 #include <iostream>
 #include <limits>
 #include <random>
 #include <vector>
 
 #include "core/glibc_log2.h"
+#include "glibc_live.h"
 
 namespace {
 
-std::uint64_t bits_of(double x)
-{
-    std::uint64_t u;
-    std::memcpy(&u, &x, sizeof u);
-    return u;
-}
+using namespace twinvmaf::test;
 
-double double_of(std::uint64_t u)
-{
-    double x;
-    std::memcpy(&x, &u, sizeof x);
-    return x;
-}
+
 
 // glibc's log2 through a volatile pointer: the compiler can neither fold
 // nor inline it as a builtin.

@@ -9,28 +9,18 @@
 #include <math.h>
 
 #include <cstdint>
-#include <cstring>
 #include <iostream>
 #include <random>
 #include <vector>
 
 #include "core/glibc_powf.h"
+#include "glibc_live.h"
 
 namespace {
 
-std::uint32_t bits_of(float x)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &x, sizeof u);
-    return u;
-}
+using namespace twinvmaf::test;
 
-float float_of(std::uint32_t u)
-{
-    float x;
-    std::memcpy(&x, &u, sizeof x);
-    return x;
-}
+
 
 // glibc's powf through a volatile pointer: the compiler can neither fold
 // nor inline it as a builtin.

@@ -9,60 +9,39 @@
 #include <math.h>
 
 #include <cstdint>
-#include <cstring>
 #include <iostream>
 
 #include "core/glibc_sin_cos.h"
+#include "glibc_live.h"
 
 namespace {
+
+using namespace twinvmaf::test;
 
 using Fn = double (*)(double);
 // Through volatile pointers: GCC must neither fold nor inline its builtins.
 volatile Fn glibc_sin = &::sin;
 volatile Fn glibc_cos = &::cos;
 
-std::uint64_t to_bits(double x)
-{
-    std::uint64_t u;
-    std::memcpy(&u, &x, sizeof u);
-    return u;
-}
 
-double from_bits(std::uint64_t u)
-{
-    double x;
-    std::memcpy(&x, &u, sizeof x);
-    return x;
-}
 
-bool glibc_is_fma_variant() { return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"); }
 
 #define SKIP_UNLESS_FMA_VARIANT()                                                                       \
     do {                                                                                                \
-        if (!glibc_is_fma_variant())                                                                    \
+        if (!glibc_runs_its_fma_variants())                                                                    \
             GTEST_SKIP() << "CPU without FMA and AVX2: glibc runs its non-fma sin/cos, other bits";     \
     } while (0)
 
-// Deterministic argument stream (splitmix64).
-class Rng {
+// The argument stream, with the distributions this test draws.
+class Rng : public SplitMix64 {
 public:
-    explicit Rng(std::uint64_t seed) : s_(seed) {}
-    std::uint64_t next()
-    {
-        std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    double uniform(double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(next() >> 11) * 0x1p-53); }
-
-private:
-    std::uint64_t s_;
+    using SplitMix64::SplitMix64;
+    double uniform(double lo, double hi) { return lo + (hi - lo) * unit(); }
 };
 
 bool in_branred_range(double x)
 {
-    const std::uint32_t k = static_cast<std::uint32_t>(to_bits(x) >> 32) & 0x7fffffffu;
+    const std::uint32_t k = static_cast<std::uint32_t>(bits_of(x) >> 32) & 0x7fffffffu;
     return k >= 0x419921fbu && k < 0x7ff00000u;
 }
 
@@ -75,7 +54,7 @@ void compare(Count& c, bool is_sin, double x)
     const double ours = is_sin ? tv::glibc::sin(x) : tv::glibc::cos(x);
     const double ref = is_sin ? glibc_sin(x) : glibc_cos(x);
     ++c.n;
-    if (to_bits(ours) != to_bits(ref)) {
+    if (bits_of(ours) != bits_of(ref)) {
         if (c.differ < 5)
             ADD_FAILURE() << (is_sin ? "sin(" : "cos(") << std::hexfloat << x << "): ours " << ours << ", glibc "
                           << ref << std::defaultfloat;
@@ -98,12 +77,12 @@ constexpr double kPi = 3.141592653589793;
 TEST(GlibcSinCos, SpecialValues)
 {
     // These hold whatever glibc variant runs.
-    EXPECT_EQ(to_bits(tv::glibc::sin(0.0)), to_bits(0.0));
-    EXPECT_EQ(to_bits(tv::glibc::sin(-0.0)), to_bits(-0.0));
+    EXPECT_EQ(bits_of(tv::glibc::sin(0.0)), bits_of(0.0));
+    EXPECT_EQ(bits_of(tv::glibc::sin(-0.0)), bits_of(-0.0));
     EXPECT_EQ(tv::glibc::cos(0.0), 1.0);
     EXPECT_EQ(tv::glibc::cos(-0.0), 1.0);
     EXPECT_EQ(tv::glibc::sin(0x1p-30), 0x1p-30);
-    EXPECT_EQ(tv::glibc::sin(from_bits(1)), from_bits(1));
+    EXPECT_EQ(tv::glibc::sin(double_of(1)), double_of(1));
     EXPECT_EQ(tv::glibc::cos(0x1p-28), 1.0);
     EXPECT_TRUE(std::isnan(tv::glibc::sin(NAN)));
     EXPECT_TRUE(std::isnan(tv::glibc::cos(NAN)));
@@ -112,13 +91,13 @@ TEST(GlibcSinCos, SpecialValues)
     // Outside the domain (glibc's __branred range, |x| >= 0x1.921fbp+26 =
     // 105414336): the documented quiet NaN.
     for (double x : {0x1.921fbp+26, -0x1.921fbp+26, 105414350.0, 1e9, -1e300, 0x1.fffffffffffffp+1023}) {
-        EXPECT_EQ(to_bits(tv::glibc::sin(x)), 0x7ff8000000000000u) << x;
-        EXPECT_EQ(to_bits(tv::glibc::cos(x)), 0x7ff8000000000000u) << x;
+        EXPECT_EQ(bits_of(tv::glibc::sin(x)), 0x7ff8000000000000u) << x;
+        EXPECT_EQ(bits_of(tv::glibc::cos(x)), 0x7ff8000000000000u) << x;
     }
 
     SKIP_UNLESS_FMA_VARIANT();
     Count c;
-    for (double x : {0.0, -0.0, double(NAN), -double(NAN), double(INFINITY), -double(INFINITY), from_bits(1), 0x1p-1022, 0x1p-26, 0x1p-27, 0.126,
+    for (double x : {0.0, -0.0, double(NAN), -double(NAN), double(INFINITY), -double(INFINITY), double_of(1), 0x1p-1022, 0x1p-26, 0x1p-27, 0.126,
                      0.855469, 2.426265, 1.0, -1.0, kPi / 2, kPi, 105414335.0, 0x1.921faffffffffp+26})
         for (bool is_sin : {true, false}) compare(c, is_sin, x);
     EXPECT_EQ(c.differ, 0u);
@@ -142,7 +121,7 @@ TEST(GlibcSinCos, GeneralDomainMatchesGlibc)
     // Random bit patterns below 0x1.921fbp+26: every binade alike, tiny ones too.
     auto bits_below = [](Rng& r) {
         for (;;) {
-            const double x = from_bits(r.next());
+            const double x = double_of(r.next());
             if (!in_branred_range(x) && std::isfinite(x)) return x;
         }
     };
@@ -156,13 +135,13 @@ TEST(GlibcSinCos, BranchBoundariesMatchGlibc)
     Count c;
     auto around = [&c](double x, int radius) {
         for (double sign : {1.0, -1.0}) {
-            const std::uint64_t b = to_bits(sign * std::fabs(x));
+            const std::uint64_t b = bits_of(sign * std::fabs(x));
             for (int d = -radius; d <= radius; ++d) {
                 const std::uint64_t u = b + static_cast<std::uint64_t>(static_cast<std::int64_t>(d));
                 if ((u ^ b) >> 63) continue;  // crossed zero
-                const double y = from_bits(u);
+                const double y = double_of(u);
                 if (in_branred_range(y)) {
-                    EXPECT_EQ(to_bits(tv::glibc::sin(y)), 0x7ff8000000000000u);
+                    EXPECT_EQ(bits_of(tv::glibc::sin(y)), 0x7ff8000000000000u);
                     continue;
                 }
                 compare(c, true, y);
@@ -175,7 +154,7 @@ TEST(GlibcSinCos, BranchBoundariesMatchGlibc)
     // |x| < 0.126; pi/2 (sin's middle range reaches t = 0), pi/2 -+ 0.126
     // (cos's middle range crosses do_sin's threshold).
     for (std::uint32_t hw : {0x3e400000u, 0x3e500000u, 0x3feb6000u, 0x400368fdu, 0x419921fbu})
-        around(from_bits(static_cast<std::uint64_t>(hw) << 32), 2000);
+        around(double_of(static_cast<std::uint64_t>(hw) << 32), 2000);
     for (double x : {0.126, 0.855469, 2.426265, 105414350.0, kPi / 2, kPi / 2 - 0.126, kPi / 2 + 0.126}) around(x, 2000);
     // Table rows: big + |x| rounds to a multiple of 1/128, ties at odd 1/256.
     for (int i = 0; i < 112; ++i) around((i + 0.5) / 128.0, 8);
