@@ -6,7 +6,7 @@
 //
 // Why: Netflix's ciede calls glibc's atan2 (the hue angle, on floats
 // promoted to double); its goldens carry glibc's roundings, which are not
-// always the correct ones (core/cr_libm.h's atan2_correctly_rounded).
+// always the correctly rounded ones.
 //
 // glibc 2.36 has no multi-precision slow path left in atan2 (2.34 removed
 // __mpatan2 and the error tests that led to it): every branch below returns

@@ -5,7 +5,7 @@
 // ifunc on CPUs with FMA and AVX2), for host and device.
 //
 // Why: Netflix's ciede calls glibc's sin and cos; its goldens carry glibc's
-// roundings, which are not always the correct ones (core/cr_libm.h).
+// roundings, which are not always the correctly rounded ones.
 //
 // Every multiply-add that GCC fused in libm.so.6's __sin_fma / __cos_fma is
 // an explicit fused() (an fma) here (checked instruction by instruction against

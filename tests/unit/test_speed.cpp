@@ -1,19 +1,12 @@
-// SpEED: the correctly rounded log2, options and output names, geometry and
+// SpEED: options and output names, geometry and
 // the block arithmetic of speed_math.h against independent computations.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <iostream>
 #include <random>
 #include <vector>
 
-#if defined(TWINVMAF_HAVE_QUADMATH)
-#include <quadmath.h>
-#endif
-
-#include "core/cr_log2.h"
 #include "core/feature.h"
 #include "features/common/float_filter.h"
 #include "features/speed/speed.h"
@@ -23,143 +16,10 @@
 using namespace twinvmaf;
 using namespace twinvmaf::speed;
 
-namespace {
-
-double from_bits(std::uint64_t u)
+TEST(Speed, Log2TwoPiEIsGccsFoldedConstant)
 {
-    double x;
-    std::memcpy(&x, &u, sizeof x);
-    return x;
-}
-
-std::uint64_t to_bits(double x)
-{
-    std::uint64_t u;
-    std::memcpy(&u, &x, sizeof u);
-    return u;
-}
-
-// An independent reference: log2 in binary128 (113-bit significand), rounded
-// to double. Where the binary128 value itself lies within 2^-100 of a
-// double rounding boundary the reference is not decisive; such arguments
-// are counted and skipped (none were found).
-struct Reference {
-    double value = 0;
-    bool decisive = true;
-};
-
-#if defined(TWINVMAF_HAVE_QUADMATH)
-Reference reference_log2(double x)
-{
-    const __float128 q = log2q(static_cast<__float128>(x));
-    const double d = static_cast<double>(q);
-    // distance of q from the nearest rounding boundary of d, in ulps of d
-    const double up = std::nextafter(d, INFINITY), down = std::nextafter(d, -INFINITY);
-    const __float128 mid_up = (static_cast<__float128>(d) + up) / 2, mid_down = (static_cast<__float128>(d) + down) / 2;
-    const __float128 gap = fminq(fabsq(q - mid_up), fabsq(q - mid_down));
-    const __float128 scale = fabsq(static_cast<__float128>(up) - d);
-    return {d, !(gap < scale * static_cast<__float128>(0x1p-40))};
-}
-#endif
-
-std::vector<double> boundary_arguments()
-{
-    std::vector<double> xs;
-    for (int e = -1074; e <= 1023; ++e) {
-        const double p = std::ldexp(1.0, e);
-        xs.push_back(p);
-        xs.push_back(std::nextafter(p, 0.0));
-        xs.push_back(std::nextafter(p, INFINITY));
-        xs.push_back(p * 1.5);
-        xs.push_back(std::nextafter(p * 1.5, 0.0));
-    }
-    double one_down = 1.0, one_up = 1.0;
-    for (int i = 0; i < 100000; ++i) {  // 1 +- k ulp
-        one_down = std::nextafter(one_down, 0.0);
-        one_up = std::nextafter(one_up, 2.0);
-        xs.push_back(one_down);
-        xs.push_back(one_up);
-    }
-    for (std::uint64_t u = 1; u < 100000; u += 7) xs.push_back(from_bits(u));  // subnormals
-    xs.push_back(from_bits(0x000fffffffffffffULL));
-    xs.push_back(from_bits(0x7fefffffffffffffULL));  // DBL_MAX
-    for (int i = 0; i < 256; ++i) {  // every table point and its neighbours
-        const double c = 1.0 + i / 256.0;
-        xs.push_back(c);
-        xs.push_back(std::nextafter(c, 0.0));
-        xs.push_back(std::nextafter(c, 4.0));
-    }
-    return xs;
-}
-
-}  // namespace
-
-TEST(CrLog2, SpecialValues)
-{
-    EXPECT_EQ(tv::log2_correctly_rounded(1.0), 0.0);
-    EXPECT_FALSE(std::signbit(tv::log2_correctly_rounded(1.0)));
-    EXPECT_EQ(tv::log2_correctly_rounded(0.0), -INFINITY);
-    EXPECT_EQ(tv::log2_correctly_rounded(-0.0), -INFINITY);
-    EXPECT_TRUE(std::isnan(tv::log2_correctly_rounded(-1.0)));
-    EXPECT_TRUE(std::isnan(tv::log2_correctly_rounded(NAN)));
-    EXPECT_EQ(tv::log2_correctly_rounded(INFINITY), INFINITY);
-    EXPECT_EQ(tv::log2_correctly_rounded(8.0), 3.0);
-    EXPECT_EQ(tv::log2_correctly_rounded(0x1p-1074), -1074.0);
-    EXPECT_EQ(tv::log2_correctly_rounded(0x1p1023), 1023.0);
     // log2(2 pi e) as GCC folds the constant in speed.c (MPFR, correctly rounded).
     EXPECT_EQ(twinvmaf::speed::log2_2pi_e(), 0x1.06073a671183dp+2);
-}
-
-#if defined(TWINVMAF_HAVE_QUADMATH)
-TEST(CrLog2, EqualsBinary128ReferenceOnMillionsOfArguments)
-{
-    std::vector<double> xs = boundary_arguments();
-    std::mt19937_64 rng(20240611);
-    const std::size_t boundary = xs.size();
-    for (int i = 0; i < 2000000; ++i) {  // uniform over the bit patterns of positive doubles
-        std::uint64_t u = rng() & 0x7fffffffffffffffULL;
-        if ((u >> 52) == 0x7ff) continue;
-        xs.push_back(from_bits(u));
-    }
-    for (int i = 0; i < 1000000; ++i) {  // the range SpEED uses: (0, 1e4), near 1 densely
-        const double x = std::ldexp(1.0 + (rng() >> 11) * 0x1p-53, static_cast<int>(rng() % 40) - 20);
-        xs.push_back(x);
-    }
-    std::size_t wrong = 0, undecided = 0, uncertain = 0, glibc_differs = 0;
-    for (double x : xs) {
-        const double ours = tv::log2_correctly_rounded(x);
-        const Reference ref = reference_log2(x);
-        if (!ref.decisive) {
-            ++undecided;
-            continue;
-        }
-        if (to_bits(ours) != to_bits(ref.value)) {
-            if (++wrong < 10) ADD_FAILURE() << std::hexfloat << "log2(" << x << "): ours " << ours << ", binary128 " << ref.value;
-        }
-        if (!tv::log2_rounding_is_certain(x)) ++uncertain;
-        if (to_bits(std::log2(x)) != to_bits(ours)) ++glibc_differs;
-    }
-    EXPECT_EQ(wrong, 0u);
-    EXPECT_EQ(uncertain, 0u);
-    std::cout << "[ cr_log2 ] " << xs.size() << " arguments (" << boundary << " boundary): " << wrong
-              << " differ from binary128, " << undecided << " undecided by it, " << uncertain
-              << " with an uncertain rounding test; glibc log2 differs on " << glibc_differs << " ("
-              << 100.0 * static_cast<double>(glibc_differs) / static_cast<double>(xs.size()) << " %)\n";
-}
-#endif
-
-TEST(CrLog2, FaithfulAgainstLongDouble)
-{
-    // A second, independent check (x87 80-bit log2l): within half an ulp
-    // plus the long double's own error.
-    std::mt19937_64 rng(7);
-    for (int i = 0; i < 200000; ++i) {
-        const double x = std::ldexp(0.5 + (rng() >> 11) * 0x1p-54, static_cast<int>(rng() % 200) - 100);
-        const long double l = log2l(static_cast<long double>(x));
-        const double ours = tv::log2_correctly_rounded(x);
-        const long double ulp = std::fabs(std::nextafter(ours, INFINITY) - ours);
-        ASSERT_LE(std::fabs(static_cast<long double>(ours) - l), 0.5L * ulp + std::fabs(l) * 0x1p-62L) << x;
-    }
 }
 
 TEST(Speed, OptionsAndOutputNamesFollowNetflix)
