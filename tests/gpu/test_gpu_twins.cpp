@@ -199,8 +199,8 @@ std::vector<TwinCase> twin_cases()
         {"float_adm", {{"debug", "true"}, {"adm_csf_scale", "1.5"}, {"adm_csf_diag_scale", "0.7"}}},
         {"float_adm", {{"adm_skip_scale0", "true"}, {"adm_skip_aim_scale", "1"}}},
         {"float_adm", {{"adm_bypass_cm", "1"}, {"adm_f1s0", "0.5"}, {"adm_f2s3", "2"}}},
-        // p-norms other than 3: per-coefficient powf terms (cr_libm.h's
-        // correctly rounded powf on both sides).
+        // p-norms other than 3: per-coefficient powf terms (glibc_powf.h's
+        // port of glibc's powf on both sides).
         {"float_adm", {{"adm_p_norm", "2"}}},
         {"float_adm", {{"adm_p_norm", "2.5"}, {"debug", "true"}}},
         {"float_adm", {{"adm_p_norm", "4"}, {"adm_bypass_cm", "1"}}},
