@@ -11,6 +11,7 @@
 #include "features/float_vif/float_vif.h"
 #include "features/float_adm/float_adm.h"
 #include "features/motion/motion.h"
+#include "features/motion_v2/motion_v2.h"
 #include "features/null/null_feature.h"
 #include "features/psnr/psnr.h"
 #include "features/psnr_hvs/psnr_hvs.h"
@@ -41,6 +42,7 @@ const std::vector<FeatureInfo>& feature_registry()
         float_vif::feature_info(),
         float_motion::feature_info(),
         float_adm::feature_info(),
+        motion_v2::feature_info(),
     };
     return features;
 }
