@@ -17,6 +17,7 @@
 #include "features/psnr_hvs/psnr_hvs.h"
 #include "features/speed/speed.h"
 #include "features/ssim/ssim.h"
+#include "features/ssimulacra2/ssimulacra2.h"
 #include "features/vif/vif.h"
 
 namespace twinvmaf {
@@ -42,6 +43,7 @@ const std::vector<FeatureInfo>& feature_registry()
         float_vif::feature_info(),
         float_motion::feature_info(),
         float_adm::feature_info(),
+        ssimulacra2::feature_info(),
         motion_v2::feature_info(),
     };
     return features;
