@@ -28,9 +28,12 @@ endif
 # Configure only when the build tree is missing (re-running `cmake --preset`
 # would be slow and is not needed: Ninja re-runs CMake itself when a
 # CMakeLists.txt changes), then build.
+# Each stage runs under scripts/timed_stage.sh, which logs its wall-clock and
+# CPU seconds to build/stage-times.tsv (.ci/run prints them).
+STAGE := bash scripts/timed_stage.sh
 define configure-and-build
-test -f build/$(1)/build.ninja || cmake --preset $(1)
-cmake --build --preset $(1)
+$(STAGE) configure-$(1) bash -c 'test -f build/$(1)/build.ninja || cmake --preset $(1)'
+$(STAGE) build-$(1) cmake --build --preset $(1)
 endef
 
 # make install PREFIX=...: the CLI, libvmaf.so.3 (the libvmaf-compatible C
@@ -47,7 +50,7 @@ build: deps
 
 # Scripts run through bash so a lost executable bit cannot break a clone.
 deps:
-	bash scripts/install-deps.sh
+	$(STAGE) deps bash scripts/install-deps.sh
 
 demo: build
 	$(RELEASE_DIR)/twinvmaf_make_sample $(SAMPLE_DIR)
@@ -55,19 +58,18 @@ demo: build
 
 # The tests also compile every kernel for AMD GPUs (tools/hip_check.sh), which
 # needs Debian's hipcc, and open the HTML report in Chromium: installed here,
-# not for a plain build; hipcc's clang 15 builds the fuzzers. Then, under
-# AddressSanitizer and UBSan: the unit, CLI and tiny-fixture golden tests (the
-# debug-ci test preset; README, Tests), and every fuzzer for 30 s from its
-# seeds with a fixed seed (the fuzz preset).
+# not for a plain build. Then one build with clang 15 under AddressSanitizer
+# and UBSan, which also holds the libFuzzer targets (the debug preset): its
+# debug-ci test preset runs the unit, CLI and tiny-fixture golden tests and
+# every fuzzer for 30 s from its seeds with a fixed seed (README, Tests).
 test: build
-	bash scripts/install-deps.sh --hip --browser --fuzz
-	ctest --preset release
+	$(STAGE) deps-test bash scripts/install-deps.sh --hip --browser --fuzz
+	$(STAGE) test-release ctest --preset release
 	$(call configure-and-build,debug)
-	ctest --preset debug-ci
-	$(call configure-and-build,fuzz)
-	ctest --preset fuzz
+	$(STAGE) test-debug-ci ctest --preset debug-ci
 
 debug-test: deps
+	bash scripts/install-deps.sh --fuzz
 	$(call configure-and-build,debug)
 	ctest --preset debug
 
@@ -76,7 +78,7 @@ debug-test: deps
 FUZZ_SECONDS ?= 600
 fuzz: deps
 	bash scripts/install-deps.sh --fuzz
-	$(call configure-and-build,fuzz)
+	$(call configure-and-build,debug)
 	bash tests/fuzz/run_all.sh $(FUZZ_SECONDS)
 
 bench: build
