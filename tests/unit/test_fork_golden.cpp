@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -160,6 +161,145 @@ TEST_P(ForkGolden, MatchesTheForkAtFullPrecision)
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFixtures, ForkGolden, testing::ValuesIn(cases()), [](const auto& info) {
+    std::string name = std::get<0>(info.param) + "__" + std::get<1>(info.param);
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+});
+
+}  // namespace
+
+// ---- the small-size sweep (tools/fork_goldens.py --sweep) ----
+
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& state)
+{
+    state += 0x9E3779B97F4A7C15u;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+// The sweep's clips: fork_goldens.py's sweep_luma(), chroma mid-grey.
+std::vector<std::pair<Picture, Picture>> sweep_clip(unsigned w, unsigned h, unsigned bitdepth, unsigned frames)
+{
+    const VideoFormat format{w, h, ChromaFormat::k420, bitdepth};
+    const std::int64_t maxval = (std::int64_t{1} << bitdepth) - 1, amp = std::int64_t{24} << (bitdepth - 8);
+    const std::uint64_t state0 = (std::uint64_t{w} << 40) ^ (std::uint64_t{h} << 24) ^ (std::uint64_t{bitdepth} << 16);
+    std::vector<std::pair<Picture, Picture>> clip;
+    std::vector<std::int64_t> base;
+    for (unsigned f = 0; f < frames; ++f) {
+        Picture ref = twinvmaf::test::constant_picture(format, 1u << (bitdepth - 1));
+        Picture dis = twinvmaf::test::constant_picture(format, 1u << (bitdepth - 1));
+        std::uint64_t state = state0 ^ f;
+        std::vector<std::int64_t> values(static_cast<std::size_t>(w) * h);
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            const std::uint64_t r = splitmix64(state);
+            const std::int64_t motion = static_cast<std::int64_t>((r >> 16) % (2 * amp + 1)) - amp;
+            const std::int64_t noise = static_cast<std::int64_t>((r >> 40) % (2 * amp + 1)) - amp;
+            const std::int64_t value = base.empty() ? static_cast<std::int64_t>(r % (maxval + 1))
+                                                    : std::clamp<std::int64_t>(base[i] + motion, 0, maxval);
+            values[i] = value;
+            const unsigned x = static_cast<unsigned>(i % w), y = static_cast<unsigned>(i / w);
+            twinvmaf::test::set_sample(ref, 0, x, y, static_cast<unsigned>(value));
+            twinvmaf::test::set_sample(dis, 0, x, y, static_cast<unsigned>(std::clamp<std::int64_t>(value + noise, 0, maxval)));
+        }
+        base = values;
+        clip.emplace_back(std::move(ref), std::move(dis));
+    }
+    return clip;
+}
+
+// undefined.txt: "<feature> <bitdepth> <why>" - cases where the fork's code
+// is undefined, which twinvmaf refuses whatever the fork printed.
+bool fork_undefined(const std::string& feature, unsigned bitdepth)
+{
+    std::istringstream in(read_file(kData / "undefined.txt"));
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream words(line);
+        std::string name;
+        unsigned bits = 0;
+        words >> name >> bits;
+        if (name == feature && bits == bitdepth) return true;
+    }
+    return false;
+}
+
+using SweepCase = std::tuple<std::string, std::string>;  // run, "WxH bitdepth"
+
+std::vector<SweepCase> sweep_cases()
+{
+    std::vector<SweepCase> all;
+    for (const auto& [run, args] : fork_runs()) {
+        if (!fs::exists(kData / ("sweep_" + run + ".txt"))) continue;
+        std::istringstream in(read_file(kData / ("sweep_" + run + ".txt")));
+        std::string line, size, bits, last;
+        while (std::getline(in, line)) {
+            std::istringstream words(line);
+            words >> size >> bits;
+            if (size + " " + bits != last) all.emplace_back(run, size + " " + bits);
+            last = size + " " + bits;
+        }
+    }
+    return all;
+}
+
+class ForkSweep : public testing::TestWithParam<SweepCase> {};
+
+TEST_P(ForkSweep, MatchesTheForkAtFullPrecision)
+{
+    const auto& [run, where] = GetParam();
+    unsigned w = 0, h = 0, bitdepth = 0;
+    ASSERT_EQ(std::sscanf(where.c_str(), "%ux%u %u", &w, &h, &bitdepth), 3);
+    // The fork's lines for this clip.
+    std::vector<std::pair<std::string, std::vector<std::string>>> golden;
+    bool refused = false;
+    std::istringstream in(read_file(kData / ("sweep_" + run + ".txt")));
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind(where + " ", 0) != 0) continue;
+        std::istringstream words(line.substr(where.size() + 1));
+        std::string key, value;
+        words >> key;
+        if (key == "refused") {
+            refused = true;
+            continue;
+        }
+        std::vector<std::string> values;
+        while (words >> value) values.push_back(value);
+        golden.emplace_back(key, values);
+    }
+    SessionConfig config;
+    config.features = features_of(fork_runs().at(run));
+    config.predict = false;
+    const Engine engine({.backend = Backend::kCpu, .threads = 1});
+    Session session = engine.open(config);
+    const auto clip = sweep_clip(w, h, bitdepth, 3);
+    const bool undefined = fork_undefined(config.features.at(0).name, bitdepth);
+    if (refused || undefined) {
+        EXPECT_THROW(
+            {
+                for (const auto& [ref, dis] : clip) session.push(ref, dis);
+                session.finish();
+            },
+            Error)
+            << (undefined ? "the fork's code is undefined here (undefined.txt)" : "the fork refused");
+        return;
+    }
+    for (const auto& [ref, dis] : clip) session.push(ref, dis);
+    const Scores scores = session.finish();
+    for (const auto& [key, values] : golden) {
+        ASSERT_EQ(scores.frames(), values.size()) << key;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            EXPECT_EQ(g17(scores.at(key, i)), values[i]) << key << " frame " << i;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(SmallSizes, ForkSweep, testing::ValuesIn(sweep_cases()), [](const auto& info) {
     std::string name = std::get<0>(info.param) + "__" + std::get<1>(info.param);
     for (char& c : name)
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
