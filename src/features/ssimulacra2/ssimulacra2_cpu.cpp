@@ -1,74 +1,87 @@
 // The CPU reference of ssimulacra2: loops over ssimulacra2_math.h.
 //
-// Work saved without changing an operation: the fork blurs all three
-// channels' five maps into whole planes and then runs the SSIM and edge
-// maps; here one channel at a time is blurred (its five horizontal passes
-// into planes, the five vertical passes row by row) and each output row is
-// scored as soon as it exists. The products ref^2, dis^2 and ref*dis are
-// formed where the horizontal pass reads them. Every value is the same
-// float operation on the same operands, and every sum adds the same terms
-// in the same order.
+// Work saved without changing an operation. The fork blurs each channel's
+// five maps (ref, dis, ref^2, dis^2, ref*dis) into whole planes, then runs
+// the SSIM and edge maps over them. Here, per channel:
+//   * the horizontal pass runs on blocks of kBlock rows side by side (the
+//     block copied column-interleaved, with zero columns where the fork
+//     reads 0 outside the row), so that each step is the same float
+//     operations on kBlock independent rows (vectorised by the compiler:
+//     TV_CPU_CLONES); the products are formed where the pass reads them;
+//   * its output goes to a ring of kRing rows per map, which the vertical
+//     pass (every column side by side) reads as the fork reads its planes;
+//   * each output row's SSIM and edge terms are computed column by column
+//     (vectorised) and added to the six sums in the fork's order, one
+//     serial chain each over the plane in raster order.
+// Every value is the same IEEE operation on the same operands as in the
+// fork; nothing is reassociated (no -ffast-math, -ffp-contract=off), so the
+// vectorised clones give the scalar build's bits.
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
+#include "core/cpu_dispatch.h"
 #include "features/ssimulacra2/ssimulacra2.h"
-#include "twinvmaf/error.h"
+#include "features/ssimulacra2/ssimulacra2_kernels.h"
 
 namespace twinvmaf::ssimulacra2 {
 
 namespace {
 
-constexpr int kMaps = 5;  // mu1 (ref), mu2 (dis), sigma11, sigma22, sigma12
+constexpr int kBlock = 16;   // rows of one horizontal block
+constexpr int kRing = 32;    // rows of horizontal output kept per map
+// Zero columns around a block row: left reads n - N - 1 >= -2N, right reads
+// n + N - 1 <= size + N - 2.
+constexpr int kPadLeft = 2 * kBlurRadius;
+constexpr int kPadRight = kBlurRadius - 1;
+static_assert(kRing >= kBlock + kBlurRadius + kBlurRadius + 1, "the ring holds a block and the rows before it");
 
 struct Ss2Scratch final : Scratch {
-    std::vector<float> lin_ref, lin_dis;    // linear RGB, 3 planes
-    std::vector<float> next_ref, next_dis;  // the next scale's, while downsampling
+    // Linear RGB, 3 planes, of the scale ([cur]) and of the next one while
+    // downsampling; both sized for the picture, so no frame reallocates.
+    std::vector<float> lin_ref[2], lin_dis[2];
     std::vector<float> xyb_ref, xyb_dis;    // XYB of the scale, 3 planes
-    std::vector<float> horizontal;          // kMaps planes of the channel
-    std::vector<float> state;               // kMaps x 6 rows of column state
-    std::vector<float> rows;                // kMaps output rows
+    std::vector<float> block_a, block_b;    // a row block, column-interleaved, padded
+    std::vector<float> block_out;           // kMaps x w x kBlock horizontal outputs
+    std::vector<float> ring;                // kMaps x kRing rows of w
+    std::vector<float> state;               // kMaps x 6 rows of w: the vertical poles
+    std::vector<float> rows;                // kMaps output rows of w
+    std::vector<float> zero_row;            // w zeros
+    std::vector<double> terms;              // 6 rows of w: the six sums' terms
+    std::vector<float> samples;             // 3 rows of w: Y, U, V as floats
     std::vector<unsigned> chroma_x;         // chroma column of each luma column
+    Kernels kernels = ssimulacra2::kernels();
 };
 
 template <class Sample>
-void to_linear_rgb(const Picture& picture, const RgbParams& p, const std::vector<unsigned>& chroma_x, float* out)
+void to_linear_rgb(const Picture& picture, const RgbParams& p, Ss2Scratch& s, float* out)
 {
     const PlaneView y_plane = picture.plane(0), u_plane = picture.plane(1), v_plane = picture.plane(2);
     const unsigned w = y_plane.width, h = y_plane.height;
     // The fork's pictures have chroma rounded up, as ours hold it in memory.
     const unsigned chroma_h = picture.format().stored_height(1);
     const std::size_t plane = static_cast<std::size_t>(w) * h;
-    float* r = out;
-    float* g = out + plane;
-    float* b = out + 2 * plane;
+    s.samples.resize(3 * static_cast<std::size_t>(w));
+    float* yf = s.samples.data();
+    float* uf = yf + w;
+    float* vf = uf + w;
     for (unsigned y = 0; y < h; ++y) {
         const unsigned cy = chroma_position(y, chroma_h, h);
         const Sample* ys = y_plane.row<Sample>(y);
         const Sample* us = u_plane.row<Sample>(cy);
         const Sample* vs = v_plane.row<Sample>(cy);
-        const std::size_t row = static_cast<std::size_t>(y) * w;
         for (unsigned x = 0; x < w; ++x) {
-            const unsigned cx = chroma_x[x];
-            const LinearRgb c = yuv_to_linear_rgb(p, ys[x], us[cx], vs[cx]);
-            r[row + x] = c.r;
-            g[row + x] = c.g;
-            b[row + x] = c.b;
+            const unsigned cx = s.chroma_x[x];
+            yf[x] = static_cast<float>(ys[x]);
+            uf[x] = static_cast<float>(us[cx]);
+            vf[x] = static_cast<float>(vs[cx]);
         }
+        const std::size_t row = static_cast<std::size_t>(y) * w;
+        s.kernels.rgb_row(p, yf, uf, vf, static_cast<int>(w), out + row, out + plane + row, out + 2 * plane + row);
     }
 }
 
-void to_xyb(const float* lin, std::size_t plane, float* xyb)
-{
-    const float cbrt_bias = fork_cbrtf(kOpsinBias);
-    for (std::size_t i = 0; i < plane; ++i) {
-        const Xyb v = linear_rgb_to_xyb(lin[i], lin[plane + i], lin[2 * plane + i], cbrt_bias);
-        xyb[i] = v.x;
-        xyb[plane + i] = v.y;
-        xyb[2 * plane + i] = v.b;
-    }
-}
-
-void downsample(const float* in, unsigned iw, unsigned ih, float* out, unsigned ow, unsigned oh)
+TV_CPU_CLONES void downsample(const float* in, unsigned iw, unsigned ih, float* out, unsigned ow, unsigned oh)
 {
     const std::size_t in_plane = static_cast<std::size_t>(iw) * ih, out_plane = static_cast<std::size_t>(ow) * oh;
     for (int c = 0; c < 3; ++c) {
@@ -78,85 +91,137 @@ void downsample(const float* in, unsigned iw, unsigned ih, float* out, unsigned 
             const unsigned y0 = 2 * oy, y1 = 2 * oy + 1 < ih ? 2 * oy + 1 : ih - 1;
             const float* r0 = ip + static_cast<std::size_t>(y0) * iw;
             const float* r1 = ip + static_cast<std::size_t>(y1) * iw;
-            for (unsigned ox = 0; ox < ow; ++ox) {
+            float* o = op + static_cast<std::size_t>(oy) * ow;
+            const unsigned whole = iw / 2;  // outputs whose two columns are inside
+            for (unsigned ox = 0; ox < whole; ++ox)
+                o[ox] = box_2x2(r0[2 * ox], r0[2 * ox + 1], r1[2 * ox], r1[2 * ox + 1]);
+            for (unsigned ox = whole; ox < ow; ++ox) {
                 const unsigned x0 = 2 * ox, x1 = 2 * ox + 1 < iw ? 2 * ox + 1 : iw - 1;
-                op[static_cast<std::size_t>(oy) * ow + ox] = box_2x2(r0[x0], r0[x1], r1[x0], r1[x1]);
+                o[ox] = box_2x2(r0[x0], r0[x1], r1[x0], r1[x1]);
             }
         }
     }
 }
 
-// The horizontal pass of one row of map `m` (product formed per sample).
-template <int kMap>
-float map_input(const float* a, const float* b, int x)
+// The five maps' inputs at one padded column of a block, lane l.
+struct BlockPoles {
+    float p1[kMaps][3][kBlock];
+    float p2[kMaps][3][kBlock];
+};
+
+template <bool kStore>
+inline void block_step(BlockPoles& st, const float* __restrict la, const float* __restrict ra,
+                       const float* __restrict lb, const float* __restrict rb, float* __restrict out, int w)
 {
-    if constexpr (kMap == 0) return a[x];
-    if constexpr (kMap == 1) return b[x];
-    if constexpr (kMap == 2) return a[x] * a[x];
-    if constexpr (kMap == 3) return b[x] * b[x];
-    return a[x] * b[x];
+    for (int l = 0; l < kBlock; ++l) {
+        const float sums[kMaps] = {la[l] + ra[l], lb[l] + rb[l], la[l] * la[l] + ra[l] * ra[l],
+                                   lb[l] * lb[l] + rb[l] * rb[l], la[l] * lb[l] + ra[l] * rb[l]};
+        for (int m = 0; m < kMaps; ++m) {
+            const float sum = sums[m];
+            const float o0 = kBlurN2[0] * sum - kBlurD1[0] * st.p1[m][0][l] - st.p2[m][0][l];
+            const float o1 = kBlurN2[1] * sum - kBlurD1[1] * st.p1[m][1][l] - st.p2[m][1][l];
+            const float o2 = kBlurN2[2] * sum - kBlurD1[2] * st.p1[m][2][l] - st.p2[m][2][l];
+            st.p2[m][0][l] = st.p1[m][0][l];
+            st.p2[m][1][l] = st.p1[m][1][l];
+            st.p2[m][2][l] = st.p1[m][2][l];
+            st.p1[m][0][l] = o0;
+            st.p1[m][1][l] = o1;
+            st.p1[m][2][l] = o2;
+            if constexpr (kStore) out[static_cast<std::size_t>(m) * w * kBlock + l] = o0 + o1 + o2;
+        }
+    }
 }
 
-template <int kMap>
-void horizontal_row(const float* a, const float* b, int w, float* out)
+// fast_gaussian_1d over kBlock rows at once: `a` and `b` are the rows
+// column-interleaved (column x of row l at (x + kPadLeft) * kBlock + l, zero
+// padded), out[(m * w + x) * kBlock + l] the output of map m. The sum
+// lv + rv reads the products where the fork reads its product planes (and
+// 0 * 0 = 0 where it reads its 0).
+TV_CPU_CLONES void horizontal_block(const float* a, const float* b, int w, float* out)
 {
-    IirState st{};
+    BlockPoles st{};
     for (int n = kBlurFirstStep; n < w; ++n) {
-        const int left = blur_left(n), right = blur_right(n);
-        const float lv = left >= 0 ? map_input<kMap>(a, b, left) : 0.0f;
-        const float rv = right < w ? map_input<kMap>(a, b, right) : 0.0f;
-        const float o = iir_step(st, lv + rv);
-        if (n >= 0) out[n] = o;
+        const std::size_t left = static_cast<std::size_t>(blur_left(n) + kPadLeft) * kBlock;
+        const std::size_t right = static_cast<std::size_t>(blur_right(n) + kPadLeft) * kBlock;
+        if (n < 0)
+            block_step<false>(st, a + left, a + right, b + left, b + right, nullptr, w);
+        else
+            block_step<true>(st, a + left, a + right, b + left, b + right, out + static_cast<std::size_t>(n) * kBlock,
+                             w);
+    }
+}
+
+// The six chains, in column order.
+void add_terms(const double* terms, int w, ChannelSums& s)
+{
+    double a = s.ssim_l1, b = s.ssim_l4, c = s.art_l1, d = s.art_l4, e = s.det_l1, f = s.det_l4;
+    for (int x = 0; x < w; ++x) {
+        a += terms[x];
+        b += terms[w + x];
+        c += terms[2 * w + x];
+        d += terms[3 * w + x];
+        e += terms[4 * w + x];
+        f += terms[5 * w + x];
+    }
+    s = {a, b, c, d, e, f};
+}
+
+// Rows [y0, y0 + kBlock) of the horizontal pass into the ring.
+void horizontal_rows(const float* ref, const float* dis, int w, int h, int y0, Ss2Scratch& s)
+{
+    const int rows = std::min(kBlock, h - y0);
+    const std::size_t cols = static_cast<std::size_t>(w) + kPadLeft + kPadRight;
+    s.block_a.assign(cols * kBlock, 0.0f);
+    s.block_b.assign(cols * kBlock, 0.0f);
+    for (int l = 0; l < rows; ++l) {
+        const float* ra = ref + static_cast<std::size_t>(y0 + l) * w;
+        const float* rb = dis + static_cast<std::size_t>(y0 + l) * w;
+        float* ba = s.block_a.data() + static_cast<std::size_t>(kPadLeft) * kBlock + l;
+        float* bb = s.block_b.data() + static_cast<std::size_t>(kPadLeft) * kBlock + l;
+        for (int x = 0; x < w; ++x) {
+            ba[static_cast<std::size_t>(x) * kBlock] = ra[x];
+            bb[static_cast<std::size_t>(x) * kBlock] = rb[x];
+        }
+    }
+    s.block_out.resize(static_cast<std::size_t>(kMaps) * w * kBlock);
+    horizontal_block(s.block_a.data(), s.block_b.data(), w, s.block_out.data());
+    for (int m = 0; m < kMaps; ++m) {
+        const float* o = s.block_out.data() + static_cast<std::size_t>(m) * w * kBlock;
+        for (int l = 0; l < rows; ++l) {
+            float* dst = s.ring.data() + (static_cast<std::size_t>(m) * kRing + (y0 + l) % kRing) * w;
+            for (int x = 0; x < w; ++x) dst[x] = o[static_cast<std::size_t>(x) * kBlock + l];
+        }
     }
 }
 
 ChannelSums channel_sums(const float* ref, const float* dis, unsigned width, unsigned height, Ss2Scratch& s)
 {
     const int w = static_cast<int>(width), h = static_cast<int>(height);
-    const std::size_t plane = static_cast<std::size_t>(width) * height;
-    s.horizontal.resize(kMaps * plane);
-    float* hor = s.horizontal.data();
-    for (int y = 0; y < h; ++y) {
-        const float* a = ref + static_cast<std::size_t>(y) * w;
-        const float* b = dis + static_cast<std::size_t>(y) * w;
-        const std::size_t row = static_cast<std::size_t>(y) * w;
-        horizontal_row<0>(a, b, w, hor + 0 * plane + row);
-        horizontal_row<1>(a, b, w, hor + 1 * plane + row);
-        horizontal_row<2>(a, b, w, hor + 2 * plane + row);
-        horizontal_row<3>(a, b, w, hor + 3 * plane + row);
-        horizontal_row<4>(a, b, w, hor + 4 * plane + row);
-    }
-
-    s.state.assign(kMaps * 6 * static_cast<std::size_t>(w), 0.0f);
-    s.rows.resize(kMaps * static_cast<std::size_t>(w));
+    s.ring.resize(static_cast<std::size_t>(kMaps) * kRing * w);
+    s.state.assign(static_cast<std::size_t>(kMaps) * 6 * w, 0.0f);
+    s.rows.resize(static_cast<std::size_t>(kMaps) * w);
+    s.zero_row.assign(static_cast<std::size_t>(w), 0.0f);
+    s.terms.resize(kTermRows * static_cast<std::size_t>(w));
     ChannelSums sums;
+    int done = 0;  // horizontal rows in the ring: [.., done)
     for (int n = kBlurFirstStep; n < h; ++n) {
         const int left = blur_left(n), right = blur_right(n);
+        while (right < h && right >= done) {
+            horizontal_rows(ref, dis, w, h, done, s);
+            done = std::min(h, done + kBlock);
+        }
+        const float* lrow[kMaps];
+        const float* rrow[kMaps];
         for (int m = 0; m < kMaps; ++m) {
-            const float* src = hor + m * plane;
-            const float* lrow = left >= 0 ? src + static_cast<std::size_t>(left) * w : nullptr;
-            const float* rrow = right < h ? src + static_cast<std::size_t>(right) * w : nullptr;
-            float* st = s.state.data() + static_cast<std::size_t>(m) * 6 * w;
-            float* out = s.rows.data() + static_cast<std::size_t>(m) * w;
-            for (int x = 0; x < w; ++x) {
-                const float lv = lrow ? lrow[x] : 0.0f;
-                const float rv = rrow ? rrow[x] : 0.0f;
-                out[x] = iir_step_at(st + x, st + w + x, st + 2 * w + x, st + 3 * w + x, st + 4 * w + x,
-                                     st + 5 * w + x, lv + rv);
-            }
+            const float* ring = s.ring.data() + static_cast<std::size_t>(m) * kRing * w;
+            lrow[m] = left >= 0 ? ring + static_cast<std::size_t>(left % kRing) * w : s.zero_row.data();
+            rrow[m] = right < h ? ring + static_cast<std::size_t>(right % kRing) * w : s.zero_row.data();
         }
+        s.kernels.vertical_step(lrow, rrow, w, s.state.data(), s.rows.data());
         if (n < 0) continue;
-        const float* mu1 = s.rows.data();
-        const float* mu2 = mu1 + w;
-        const float* s11 = mu1 + 2 * w;
-        const float* s22 = mu1 + 3 * w;
-        const float* s12 = mu1 + 4 * w;
-        const float* img1 = ref + static_cast<std::size_t>(n) * w;
-        const float* img2 = dis + static_cast<std::size_t>(n) * w;
-        for (int x = 0; x < w; ++x) {
-            add_ssim(sums, ssim_term(mu1[x], mu2[x], s11[x], s22[x], s12[x]));
-            add_edge(sums, edge_ratio(edge_abs_diff(img1[x], mu1[x]), edge_abs_diff(img2[x], mu2[x])));
-        }
+        s.kernels.terms_row(s.rows.data(), ref + static_cast<std::size_t>(n) * w, dis + static_cast<std::size_t>(n) * w, w,
+                  s.terms.data());
+        add_terms(s.terms.data(), w, sums);
     }
     return sums;
 }
@@ -170,17 +235,22 @@ void Ssimulacra2Cpu::extract(const FrameInputs& inputs, FrameScores& scores, Scr
     Ss2Scratch& s = *static_cast<Ss2Scratch*>(scratch);
     const unsigned w = format_.width, h = format_.height;
     const std::size_t plane = static_cast<std::size_t>(w) * h;
-    s.lin_ref.resize(3 * plane);
-    s.lin_dis.resize(3 * plane);
+    for (int i = 0; i < 2; ++i) {
+        s.lin_ref[i].resize(3 * plane);
+        s.lin_dis[i].resize(3 * plane);
+    }
+    s.xyb_ref.resize(3 * plane);
+    s.xyb_dis.resize(3 * plane);
     s.chroma_x.resize(w);
     const unsigned chroma_w = format_.stored_width(1);
     for (unsigned x = 0; x < w; ++x) s.chroma_x[x] = chroma_position(x, chroma_w, w);
+    int cur = 0;
     if (format_.bitdepth > 8) {
-        to_linear_rgb<std::uint16_t>(inputs.ref, rgb_, s.chroma_x, s.lin_ref.data());
-        to_linear_rgb<std::uint16_t>(inputs.dis, rgb_, s.chroma_x, s.lin_dis.data());
+        to_linear_rgb<std::uint16_t>(inputs.ref, rgb_, s, s.lin_ref[cur].data());
+        to_linear_rgb<std::uint16_t>(inputs.dis, rgb_, s, s.lin_dis[cur].data());
     } else {
-        to_linear_rgb<std::uint8_t>(inputs.ref, rgb_, s.chroma_x, s.lin_ref.data());
-        to_linear_rgb<std::uint8_t>(inputs.dis, rgb_, s.chroma_x, s.lin_dis.data());
+        to_linear_rgb<std::uint8_t>(inputs.ref, rgb_, s, s.lin_ref[cur].data());
+        to_linear_rgb<std::uint8_t>(inputs.dis, rgb_, s, s.lin_dis[cur].data());
     }
 
     for (int scale = 0; scale < plan_.scales; ++scale) {
@@ -188,17 +258,12 @@ void Ssimulacra2Cpu::extract(const FrameInputs& inputs, FrameScores& scores, Scr
         const std::size_t splane = static_cast<std::size_t>(sw) * sh;
         if (scale > 0) {
             const unsigned pw = plan_.width[scale - 1], ph = plan_.height[scale - 1];
-            s.next_ref.resize(3 * splane);
-            s.next_dis.resize(3 * splane);
-            downsample(s.lin_ref.data(), pw, ph, s.next_ref.data(), sw, sh);
-            downsample(s.lin_dis.data(), pw, ph, s.next_dis.data(), sw, sh);
-            s.lin_ref.swap(s.next_ref);
-            s.lin_dis.swap(s.next_dis);
+            downsample(s.lin_ref[cur].data(), pw, ph, s.lin_ref[1 - cur].data(), sw, sh);
+            downsample(s.lin_dis[cur].data(), pw, ph, s.lin_dis[1 - cur].data(), sw, sh);
+            cur = 1 - cur;
         }
-        s.xyb_ref.resize(3 * splane);
-        s.xyb_dis.resize(3 * splane);
-        to_xyb(s.lin_ref.data(), splane, s.xyb_ref.data());
-        to_xyb(s.lin_dis.data(), splane, s.xyb_dis.data());
+        s.kernels.xyb(s.lin_ref[cur].data(), splane, s.xyb_ref.data());
+        s.kernels.xyb(s.lin_dis[cur].data(), splane, s.xyb_dis.data());
         for (int c = 0; c < 3; ++c) {
             const ChannelSums sums =
                 channel_sums(s.xyb_ref.data() + c * splane, s.xyb_dis.data() + c * splane, sw, sh, s);

@@ -225,37 +225,35 @@ TV_HD float eotf_table(int i)
 }
 
 // vmaf_ss2_srgb_eotf: 0 at or below 0, 1 at or above 1, else the table
-// interpolated linearly.
+// interpolated linearly. Written with selects (the table is read at 0 for
+// the ends) so that a loop over it vectorises; the values are the fork's.
 TV_HD float srgb_eotf(float x)
 {
-    if (x <= 0.0f) return 0.0f;
-    if (x >= 1.0f) return 1.0f;
-    const float idx = x * static_cast<float>(kEotfTableSize - 1);
+    const bool low = x <= 0.0f, high = x >= 1.0f;
+    const float inside = low || high ? 0.0f : x;
+    const float idx = inside * static_cast<float>(kEotfTableSize - 1);
     const int i = static_cast<int>(idx);
     const float frac = idx - static_cast<float>(i);
     const float a = eotf_table(i);
     const float b = eotf_table(i + 1);
-    return a + (b - a) * frac;
+    const float value = a + (b - a) * frac;
+    return low ? 0.0f : high ? 1.0f : value;
 }
 
 // The fork's clampf(v, 0, 1).
-TV_HD float clamp01(float v)
-{
-    if (v < 0.0f) return 0.0f;
-    if (v > 1.0f) return 1.0f;
-    return v;
-}
+TV_HD float clamp01(float v) { return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v; }
 
 struct LinearRgb {
     float r, g, b;
 };
 
-// One pixel of picture_to_linear_rgb from its three samples.
-TV_HD LinearRgb yuv_to_linear_rgb(const RgbParams& p, unsigned y_sample, unsigned u_sample, unsigned v_sample)
+// One pixel of picture_to_linear_rgb from its three samples (converted to
+// float, which is exact).
+TV_HD LinearRgb yuv_floats_to_linear_rgb(const RgbParams& p, float y_sample, float u_sample, float v_sample)
 {
-    const float y = static_cast<float>(y_sample) * p.inv_peak;
-    const float u = static_cast<float>(u_sample) * p.inv_peak;
-    const float v = static_cast<float>(v_sample) * p.inv_peak;
+    const float y = y_sample * p.inv_peak;
+    const float u = u_sample * p.inv_peak;
+    const float v = v_sample * p.inv_peak;
     const float yn = (y - p.y_off) * p.y_scale;
     const float un = (u - 0.5f) * p.c_scale;
     const float vn = (v - 0.5f) * p.c_scale;
@@ -264,19 +262,27 @@ TV_HD LinearRgb yuv_to_linear_rgb(const RgbParams& p, unsigned y_sample, unsigne
     const float b = yn + p.cb_b * un;
     return {srgb_eotf(clamp01(r)), srgb_eotf(clamp01(g)), srgb_eotf(clamp01(b))};
 }
+TV_HD LinearRgb yuv_to_linear_rgb(const RgbParams& p, unsigned y_sample, unsigned u_sample, unsigned v_sample)
+{
+    return yuv_floats_to_linear_rgb(p, static_cast<float>(y_sample), static_cast<float>(u_sample),
+                                    static_cast<float>(v_sample));
+}
 
 // ---------------------------------------------------------------- XYB
 
 // vmaf_ss2_cbrtf: 0 at or below 0; else the bits divided by 3 plus
 // 0x2a5137a0 as a first guess, then two Newton steps (2y + x / y^2) / 3.
+// Selects instead of the fork's early return (1 stands in for x <= 0), so
+// that loops over it vectorise; the values are the fork's.
 TV_HD float fork_cbrtf(float x)
 {
-    if (x <= 0.0f) return 0.0f;
-    const std::uint32_t bits = tv::bit_cast<std::uint32_t>(x) / 3u + 0x2a5137a0u;
+    const bool zero = x <= 0.0f;
+    const float arg = zero ? 1.0f : x;
+    const std::uint32_t bits = tv::bit_cast<std::uint32_t>(arg) / 3u + 0x2a5137a0u;
     float y = tv::bit_cast<float>(bits);
-    y = (2.0f * y + x / (y * y)) * (1.0f / 3.0f);
-    y = (2.0f * y + x / (y * y)) * (1.0f / 3.0f);
-    return y;
+    y = (2.0f * y + arg / (y * y)) * (1.0f / 3.0f);
+    y = (2.0f * y + arg / (y * y)) * (1.0f / 3.0f);
+    return zero ? 0.0f : y;
 }
 
 // The opsin absorbance matrix and bias (libjxl's opsin_params.h, as floats).
@@ -300,12 +306,12 @@ struct Xyb {
 // fork_cbrtf(kOpsinBias).
 TV_HD Xyb linear_rgb_to_xyb(float r, float g, float b, float cbrt_bias)
 {
-    float l = kM00 * r + kM01 * g + kM02 * b + kOpsinBias;
-    float m = kM10 * r + kM11 * g + kM12 * b + kOpsinBias;
-    float s = kM20 * r + kM21 * g + kM22 * b + kOpsinBias;
-    if (l < 0.0f) l = 0.0f;
-    if (m < 0.0f) m = 0.0f;
-    if (s < 0.0f) s = 0.0f;
+    const float l0 = kM00 * r + kM01 * g + kM02 * b + kOpsinBias;
+    const float m0 = kM10 * r + kM11 * g + kM12 * b + kOpsinBias;
+    const float s0 = kM20 * r + kM21 * g + kM22 * b + kOpsinBias;
+    const float l = l0 < 0.0f ? 0.0f : l0;
+    const float m = m0 < 0.0f ? 0.0f : m0;
+    const float s = s0 < 0.0f ? 0.0f : s0;
     const float cl = fork_cbrtf(l) - cbrt_bias;
     const float cm = fork_cbrtf(m) - cbrt_bias;
     const float cs = fork_cbrtf(s) - cbrt_bias;
@@ -391,9 +397,8 @@ TV_HD double ssim_term(float mu1, float mu2, float s11, float s22, float s12)
     const float num_m = 1.0f - (mu1 - mu2) * (mu1 - mu2);
     const float num_s = 2.0f * (s12 - mu12) + kC2;
     const float denom_s = (s11 - mu11) + (s22 - mu22) + kC2;
-    double d = 1.0 - (static_cast<double>(num_m) * static_cast<double>(num_s) / static_cast<double>(denom_s));
-    if (d < 0.0) d = 0.0;
-    return d;
+    const double d = 1.0 - (static_cast<double>(num_m) * static_cast<double>(num_s) / static_cast<double>(denom_s));
+    return d < 0.0 ? 0.0 : d;
 }
 
 // |img - mu| as edge_diff_map takes it: the fork's scalar C in double.
@@ -415,14 +420,20 @@ TV_HD void add_ssim(ChannelSums& s, double d)
     s.ssim_l1 += d;
     s.ssim_l4 += quartic(d);
 }
+// edge_diff_map's split of a ratio: ringing where positive, blurring
+// (negated) where negative, 0 otherwise.
+struct EdgeTerms {
+    double art, det;
+};
+TV_HD EdgeTerms edge_terms(double d) { return {d > 0.0 ? d : 0.0, d < 0.0 ? -d : 0.0}; }
+
 TV_HD void add_edge(ChannelSums& s, double d)
 {
-    const double art = d > 0.0 ? d : 0.0;
-    const double det = d < 0.0 ? -d : 0.0;
-    s.art_l1 += art;
-    s.art_l4 += quartic(art);
-    s.det_l1 += det;
-    s.det_l4 += quartic(det);
+    const EdgeTerms e = edge_terms(d);
+    s.art_l1 += e.art;
+    s.art_l4 += quartic(e.art);
+    s.det_l1 += e.det;
+    s.det_l4 += quartic(e.det);
 }
 
 // The channel's six norms (plane_averages): the L1 means and the fourth
