@@ -26,6 +26,10 @@ packages=(
   # for progress bars, pytest for its tests (the report draws its own SVG).
   python3-dev python3-pybind11 python3-numpy python3-pandas python3-distributed
   python3-tqdm python3-pytest
+  # Compressed input (src/io/av_reader.h): FFmpeg 5.1's headers (the
+  # libraries are loaded at run time), and ffmpeg itself, with which the
+  # tests make and decode their clips (tests/cli/test_decode.cpp).
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg
 )
 
 for arg in "$@"; do

@@ -5,7 +5,8 @@
 //            pictures) for the next pair of the same shape.
 //   Session  one reference/distorted pair: the models and features to
 //            compute (Netflix's names and options), then either
-//              score(Inputs)          the pair's files (.y4m or raw .yuv), or
+//              score(Inputs)          the pair's files (.y4m, raw .yuv, or
+//                                     compressed video such as .mp4, .mkv), or
 //              push(ref, dis) ... finish()   pictures handed in one by one;
 //            both give the same Scores, bit for bit, on every backend.
 //   Scores   per-frame and pooled values, output files (twinvmaf/scores.h).
@@ -67,13 +68,32 @@ struct SessionConfig {
 
 // A pair of video files for Session::score().
 struct Inputs {
-    std::string reference;  // .y4m (recognised by its header or extension) or raw .yuv
+    // .y4m (recognised by its header or extension), raw .yuv, or compressed
+    // video in a container (MP4, MKV, WebM, IVF, MPEG-TS, ...: whatever
+    // FFmpeg's libraries decode, in builds with them; docs/decoding.md).
+    std::string reference;
     std::string distorted;
     // Geometry of raw .yuv input (required there; must agree with a .y4m header).
     std::optional<VideoFormat> raw_format;
     std::uint64_t frame_cnt = 0;  // score at most this many pairs (0: all)
     std::uint64_t skip_ref = 0;   // frames dropped at the start of each input
     std::uint64_t skip_dist = 0;
+    // ---- compressed inputs only (Y4M and raw input ignore these) ----------
+    // The N-th video stream of the file (0-based, as ffmpeg's -map 0:v:N);
+    // nullopt: the first.
+    std::optional<unsigned> reference_stream;
+    std::optional<unsigned> distorted_stream;
+    // A decoded distorted picture of another size than the reference's is
+    // scaled to the reference's with this libswscale filter, as ffmpeg's
+    // -vf scale=W:H:flags=<scale> does ("bicubic", "bilinear", "lanczos",
+    // ..., optionally "+accurate_rnd" and the like); empty: a size mismatch
+    // is an error.
+    std::string scale;
+    // Decoded pictures of another pixel format are converted to this one
+    // ("yuv420p", "yuv422p10le", ...), as ffmpeg's -pix_fmt does; empty: a
+    // format twinvmaf does not score (nv12, rgb24, ...) is an error, and so
+    // are inputs of unlike formats.
+    std::string pix_fmt;
 };
 
 struct ScoreCallbacks {

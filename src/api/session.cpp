@@ -23,6 +23,43 @@ std::optional<std::uint64_t> expected_frames(const Inputs& inputs, const VideoRe
     return frames;
 }
 
+// How each input is decoded, when it is compressed video. The flags are
+// parsed before any file is opened, so a bad one fails whatever the inputs.
+DecodeOptions decode_options(const Inputs& inputs, bool reference, unsigned threads)
+{
+    DecodeOptions options;
+    options.stream = reference ? inputs.reference_stream : inputs.distorted_stream;
+    options.stream_option = reference ? "--ref_stream" : "--dist_stream";
+    if (!inputs.pix_fmt.empty()) options.convert_to = parse_pixel_format_name(inputs.pix_fmt, "--pix_fmt");
+    if (!reference && !inputs.scale.empty()) options.scale_flags = parse_scale_flags(inputs.scale, "--scale");
+    options.threads = threads;
+    return options;
+}
+
+// The two inputs must have one format; the message says which flag would
+// make them agree where decoding is involved.
+void check_same_format(const VideoReader& ref, const VideoReader& dis, const Inputs& inputs)
+{
+    const VideoFormat& a = ref.format();
+    const VideoFormat& b = dis.format();
+    if (a == b) return;
+    auto described = [](const VideoFormat& f) {
+        return f.describe() + " (" + pixel_format_name(f.chroma, f.bitdepth) + ")";
+    };
+    std::string message = "reference and distorted differ: " + ref.path() + " is " + described(a) + ", " +
+                          dis.path() + " is " + described(b);
+    if (a.width != b.width || a.height != b.height) {
+        if (dis.decoded() && inputs.scale.empty())
+            message += "; give --scale bicubic (or another libswscale filter) to scale the distorted to " +
+                       std::to_string(a.width) + "x" + std::to_string(a.height);
+        else if (!dis.decoded())
+            message += " (only a compressed distorted is scaled, with --scale)";
+    } else if ((ref.decoded() || dis.decoded()) && inputs.pix_fmt.empty()) {
+        message += "; give --pix_fmt " + pixel_format_name(a.chroma, a.bitdepth) + " (or another) to convert decoded pictures";
+    }
+    throw Error(message);
+}
+
 }  // namespace
 
 PipelineConfig Session::State::pipeline_config() const
@@ -70,8 +107,15 @@ Scores Session::score(const Inputs& inputs, const ScoreCallbacks& callbacks)
     State& s = *state_;
     if (s.used) throw Error("a session scores one pair; open another session for the next");
     s.used = true;
-    auto reference = open_video(inputs.reference, inputs.raw_format);
-    auto distorted = open_video(inputs.distorted, inputs.raw_format);
+    // libavcodec's threads: on the CPU at most --threads, as the readers
+    // (batch farms run many --threads 1 jobs side by side).
+    const unsigned decode_threads = s.backend == Backend::kCpu ? s.engine->config.threads : 0;
+    const DecodeOptions ref_decode = decode_options(inputs, true, decode_threads);
+    DecodeOptions dis_decode = decode_options(inputs, false, decode_threads);
+    auto reference = open_video(inputs.reference, inputs.raw_format, ref_decode);
+    if (!inputs.scale.empty()) dis_decode.scale_to = std::pair(reference->format().width, reference->format().height);
+    auto distorted = open_video(inputs.distorted, inputs.raw_format, dis_decode);
+    check_same_format(*reference, *distorted, inputs);
     if (callbacks.opened) callbacks.opened(expected_frames(inputs, *reference, *distorted));
 
     PipelineConfig config = s.pipeline_config();

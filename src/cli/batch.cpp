@@ -84,11 +84,19 @@ void set_field(BatchPair& pair, Geometry& geometry, const std::string& key, cons
         if (bits != 8 && bits != 10 && bits != 12 && bits != 16)
             throw Error(message_text(key + "=" + value) + ": expected 8, 10, 12 or 16");
         geometry.bitdepth = bits;
+    } else if (key == "ref_stream" || key == "dist_stream") {
+        unsigned stream = 0;
+        const char* end = value.data() + value.size();
+        const auto [ptr, ec] = std::from_chars(value.data(), end, stream);
+        if (value.empty() || ec != std::errc() || ptr != end || stream > 1023)
+            throw Error(message_text(key + "=" + value) + ": expected a stream number 0..1023");
+        (key == "ref_stream" ? pair.ref_stream : pair.dist_stream) = stream;
     } else if (key == "output" || key == "o") {
         if (value.empty()) throw Error("output= needs a path");
         pair.output = value;
     } else {
-        throw Error("unknown key \"" + message_text(key) + "\"; expected width, height, pixel_format, bitdepth or output");
+        throw Error("unknown key \"" + message_text(key) +
+                    "\"; expected width, height, pixel_format, bitdepth, ref_stream, dist_stream or output");
     }
 }
 

@@ -4,12 +4,15 @@
 //   REF DIS [key=value ...]
 //
 // REF and DIS are paths (relative to the current directory), read as the
-// -r/-d of a single run (.y4m by header or extension, else raw .yuv). Keys:
+// -r/-d of a single run (.y4m by header or extension, compressed video by
+// its container, else raw .yuv). Keys:
 //
 //   width=W (w=W)  height=H (h=H)  pixel_format=420|422|444 (p=)
 //   bitdepth=8|10|12|16 (b=)      the raw geometry of this pair: all four
 //                                 or none (then the command line's -w -h
 //                                 -p -b, if given, apply)
+//   ref_stream=N  dist_stream=N   the video stream of a compressed input
+//                                 (as --ref_stream/--dist_stream)
 //   output=PATH (o=PATH)          this pair's output file ("-": stdout)
 //
 // A field with spaces is quoted as in a shell: "my ref.yuv",
@@ -35,6 +38,7 @@ struct BatchPair {
     std::string reference;
     std::string distorted;
     std::optional<VideoFormat> raw_format;
+    std::optional<unsigned> ref_stream, dist_stream;
     std::string output;  // empty: the default (see above)
     // Why the line cannot be scored (a malformed line fails its own pair
     // only); empty when it can.

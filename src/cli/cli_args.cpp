@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/message_text.h"
+#include "io/decode_options.h"
 #include "io/raw_reader.h"
 #include "twinvmaf/error.h"
 
@@ -34,6 +35,10 @@ enum LongOnly {
     kBackend,
     kGpu,
     kBatch,
+    kRefStream,
+    kDistStream,
+    kScale,
+    kPixFmt,
 };
 
 const option kLongOptions[] = {
@@ -62,6 +67,10 @@ const option kLongOptions[] = {
     {"backend", required_argument, nullptr, kBackend},
     {"gpu", required_argument, nullptr, kGpu},
     {"batch", required_argument, nullptr, kBatch},
+    {"ref_stream", required_argument, nullptr, kRefStream},
+    {"dist_stream", required_argument, nullptr, kDistStream},
+    {"scale", required_argument, nullptr, kScale},
+    {"pix_fmt", required_argument, nullptr, kPixFmt},
     {"no_prediction", no_argument, nullptr, 'n'},
     {"version", no_argument, nullptr, 'v'},
     {"quiet", no_argument, nullptr, 'q'},
@@ -277,8 +286,9 @@ std::string usage_text(const char* program)
 Scores a distorted video against its reference, as Netflix's `vmaf` does.
 
 Input:
- --reference/-r $path:        reference .y4m or .yuv
- --distorted/-d $path:        distorted .y4m or .yuv
+ --reference/-r $path:        reference .y4m, .yuv, or compressed video
+                              (.mp4, .mkv, .webm, .ivf, ...; see below)
+ --distorted/-d $path:        distorted, the same
  --width/-w $unsigned:        width        \
  --height/-h $unsigned:       height        | all four for raw .yuv;
  --pixel_format/-p $string:   420/422/444   | for .y4m they must match
@@ -288,9 +298,24 @@ Input:
  --frame_skip_dist $unsigned: skip the first N frames of the distorted
  --batch $path:               score every pair of a list in one process, instead
                               of -r/-d: one pair a line, "REF DIS [width=W
-                              height=H pixel_format=P bitdepth=B output=PATH]";
-                              other options apply to every pair; -o names a
-                              folder for the outputs (default: DIS.<format>)
+                              height=H pixel_format=P bitdepth=B ref_stream=N
+                              dist_stream=N output=PATH]"; other options apply
+                              to every pair; -o names a folder for the outputs
+                              (default: DIS.<format>)
+Compressed input (decoded with FFmpeg's libraries, every frame in
+presentation order, no frame-rate conversion; Y4M and .yuv are read as they are):
+ --ref_stream $unsigned:      the N-th video stream of the reference (0-based,
+                              as ffmpeg's -map 0:v:N; default: the first)
+ --dist_stream $unsigned:     the same for the distorted
+ --scale $filter:             scale a distorted of another size to the
+                              reference's with this libswscale filter (bicubic,
+                              bilinear, lanczos, spline, neighbor, area, ...;
+                              as ffmpeg -vf scale=W:H:flags=$filter); without
+                              it a size mismatch is an error
+ --pix_fmt $format:           convert decoded pictures of another pixel format
+                              to this one (yuv420p, yuv422p10le, ...; as ffmpeg
+                              -pix_fmt); without it a format twinvmaf does not
+                              score (nv12, rgb24, ...) or a mismatch is an error
 Scoring:
  --model/-m $params:          model, colon-delimited: version=<built-in> or
                               path=<file.json>, name=, disable_clip,
@@ -386,6 +411,19 @@ ParseResult parse_arguments(int argc, char** argv)
             s.gpu_given = true;
             break;
         case kBatch: s.batch_list = optarg; break;
+        case kRefStream: s.ref_stream = parse_unsigned(optarg, kRefStream, 1023); break;
+        case kDistStream: s.dist_stream = parse_unsigned(optarg, kDistStream, 1023); break;
+        case kScale:
+        case kPixFmt:
+            // Checked now, though only a compressed input uses them.
+            try {
+                if (code == kScale) parse_scale_flags(optarg, "--scale");
+                else parse_pixel_format_name(optarg, "--pix_fmt");
+            } catch (const Error& e) {
+                throw UsageError(e.what());
+            }
+            (code == kScale ? s.scale : s.pix_fmt) = optarg;
+            break;
         case 'n': s.no_prediction = true; break;
         case 'q': s.quiet = true; break;
         case 'v': result.action = Action::kVersion; return result;
@@ -407,8 +445,8 @@ ParseResult parse_arguments(int argc, char** argv)
         if (!s.reference.empty() || !s.distorted.empty())
             throw UsageError("--batch takes its pairs from the list; give no -r/-d with it");
     } else {
-        if (s.reference.empty()) throw UsageError("reference .y4m or .yuv (-r/--reference) is required");
-        if (s.distorted.empty()) throw UsageError("distorted .y4m or .yuv (-d/--distorted) is required");
+        if (s.reference.empty()) throw UsageError("a reference video (-r/--reference) is required");
+        if (s.distorted.empty()) throw UsageError("a distorted video (-d/--distorted) is required");
         if (s.reference == kStandardInputPath && s.distorted == kStandardInputPath)
             throw UsageError("-r - and -d - cannot both read standard input; give one of them a file");
         if (output_option && s.output_path.empty())

@@ -51,6 +51,11 @@ struct Settings {
     int gpu = 0;                   // device index for cuda/hip
     bool gpu_given = false;        // --gpu was on the command line
     std::string batch_list;        // --batch: the list of pairs (cli/batch.h)
+    // Compressed inputs (twinvmaf::Inputs says what each does).
+    std::optional<unsigned> ref_stream;  // --ref_stream N
+    std::optional<unsigned> dist_stream; // --dist_stream N
+    std::string scale;                   // --scale FILTER
+    std::string pix_fmt;                 // --pix_fmt FORMAT
 };
 
 // What main() should do after parsing.

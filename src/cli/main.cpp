@@ -26,6 +26,7 @@
 #include "cli/progress.h"
 #include "core/message_text.h"
 #include "core/simd.h"
+#include "io/video_reader.h"
 #include "output/output_file.h"
 #include "twinvmaf/engine.h"
 #include "twinvmaf/error.h"
@@ -107,7 +108,11 @@ void score_pair(const Engine& engine, const SessionConfig& session_config, const
                         .raw_format = settings.raw_format,
                         .frame_cnt = settings.frame_cnt,
                         .skip_ref = settings.frame_skip_ref,
-                        .skip_dist = settings.frame_skip_dist};
+                        .skip_dist = settings.frame_skip_dist,
+                        .reference_stream = settings.ref_stream,
+                        .distorted_stream = settings.dist_stream,
+                        .scale = settings.scale,
+                        .pix_fmt = settings.pix_fmt};
     const auto pipeline_started = std::chrono::steady_clock::now();
     std::optional<Scores> scored;
     try {
@@ -203,6 +208,8 @@ int run_batch(const Settings& settings)
             one.reference = pair.reference;
             one.distorted = pair.distorted;
             if (pair.raw_format) one.raw_format = pair.raw_format;
+            if (pair.ref_stream) one.ref_stream = pair.ref_stream;
+            if (pair.dist_stream) one.dist_stream = pair.dist_stream;
             one.output_path = batch_output_path(pair, output_option, settings.output_format);
             if (one.output_path != "-") {
                 const std::string key = std::filesystem::weakly_canonical(one.output_path).string();
@@ -259,6 +266,9 @@ int main(int argc, char** argv)
                         kNetflixReferenceVersion);
             // Which CPU kernels run (TWINVMAF_SIMD caps them; src/core/simd.h).
             std::printf("CPU kernels: %s\n", simd::name(simd::current()).c_str());
+            std::printf("Compressed input: %s\n", decodes_compressed_video()
+                                                       ? "FFmpeg's libraries (loaded when a file needs them)"
+                                                       : "none (built without FFmpeg)");
             return 0;
         case cli::Action::kRun: {
             const int status =

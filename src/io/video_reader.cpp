@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "io/container_signature.h"
+#if TWINVMAF_HAVE_FFMPEG
+#include "io/av_reader.h"
+#endif
 #include "io/raw_reader.h"
 #include "io/y4m_reader.h"
 #include "twinvmaf/error.h"
@@ -16,14 +19,30 @@ namespace twinvmaf {
 
 namespace {
 
-bool has_y4m_extension(const std::string& path)
+bool has_extension(const std::string& path, const char* extension)
 {
-    if (path.size() < 4) return false;
-    std::string tail = path.substr(path.size() - 4);
+    const std::size_t length = std::strlen(extension);
+    if (path.size() < length) return false;
+    std::string tail = path.substr(path.size() - length);
     std::transform(tail.begin(), tail.end(), tail.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return tail == ".y4m";
+    return tail == extension;
 }
+
+bool has_y4m_extension(const std::string& path) { return has_extension(path, ".y4m"); }
+
+}  // namespace
+
+bool decodes_compressed_video()
+{
+#if TWINVMAF_HAVE_FFMPEG
+    return true;
+#else
+    return false;
+#endif
+}
+
+namespace {
 
 }  // namespace
 
@@ -32,8 +51,8 @@ void VideoReader::read_frame_part_at(std::uint64_t, Picture&, std::size_t, std::
     throw Error(path_ + ": internal: this input cannot be read out of order");
 }
 
-std::unique_ptr<VideoReader> open_video(const std::string& path,
-                                        const std::optional<VideoFormat>& raw_format)
+std::unique_ptr<VideoReader> open_video(const std::string& path, const std::optional<VideoFormat>& raw_format,
+                                        const DecodeOptions& decode)
 {
     InputFile file(path);
     const std::string name = file.path();  // a copy: `file` moves into the reader
@@ -55,13 +74,34 @@ std::unique_ptr<VideoReader> open_video(const std::string& path,
         head.resize(kContainerSniffBytes);
         head.resize(kY4mMagicBytes + file.read_fully(head.data() + kY4mMagicBytes, head.size() - kY4mMagicBytes));
     }
-    if (const auto container = container_name(head))
+    if (const auto container = container_name(head)) {
+#if TWINVMAF_HAVE_FFMPEG
+        return open_decoded_video(std::move(file), std::move(head), decode);
+#else
         throw Error(name + ": this is " + *container +
-                    " (compressed video in a container), not raw YUV or Y4M; decode it first, "
-                    "e.g. ffmpeg -i FILE -f yuv4mpegpipe - | twinvmaf -r - ...");
+                    " (compressed video in a container), and this twinvmaf was built without FFmpeg's "
+                    "libraries to decode it; decode it first, e.g. ffmpeg -i FILE -f yuv4mpegpipe - | twinvmaf -r - ...");
+#endif
+    }
     if (has_y4m_extension(path)) throw Error(name + ": .y4m file without YUV4MPEG2 header");
-    if (!raw_format)
+#if !TWINVMAF_HAVE_FFMPEG
+    (void)decode;
+#endif
+    if (!raw_format) {
+        // No signature we know, and no raw geometry: whatever FFmpeg reads
+        // as video (an H.264 or HEVC elementary stream, MXF, ...), unless
+        // the name says raw YUV.
+        if (decodes_compressed_video() && !has_extension(path, ".yuv")) {
+#if TWINVMAF_HAVE_FFMPEG
+            try {
+                return open_decoded_video(std::move(file), std::move(head), decode);
+            } catch (const Error& e) {
+                if (!is_not_video(e)) throw;
+            }
+#endif
+        }
         throw Error(name + ": raw YUV input needs --width, --height, --pixel_format and --bitdepth");
+    }
     return std::make_unique<RawReader>(std::move(file), *raw_format, std::move(head));
 }
 

@@ -1,4 +1,5 @@
-// Video readers: raw planar YUV and YUV4MPEG2 (Y4M), streamed frame by frame.
+// Video readers: raw planar YUV, YUV4MPEG2 (Y4M) and, with FFmpeg, compressed
+// video (io/av_reader.h), streamed frame by frame.
 //
 // A reader holds one open file and no frame data of its own: read() fills a
 // caller-owned Picture, so memory use does not grow with the video's length.
@@ -10,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "io/decode_options.h"
 #include "twinvmaf/picture.h"
 
 namespace twinvmaf {
@@ -21,7 +23,8 @@ public:
     const VideoFormat& format() const { return format_; }
     const std::string& path() const { return path_; }
 
-    // Frames in the file when known up front (raw YUV), else nullopt (Y4M).
+    // Frames in the file when known up front (raw YUV, plain Y4M files), else
+    // nullopt (pipes, compressed video).
     virtual std::optional<std::uint64_t> frame_count() const = 0;
 
     // Reads the next frame into `picture` (resized to format()). Returns false
@@ -51,6 +54,11 @@ public:
     virtual void read_frame_part_at(std::uint64_t frame, Picture& picture, std::size_t offset,
                                     std::size_t length) const;
 
+    // True for compressed video decoded by FFmpeg (io/av_reader.h), whose
+    // pictures --scale and --pix_fmt may convert; false for Y4M and raw YUV,
+    // which are read as they are.
+    virtual bool decoded() const { return false; }
+
     // Frames returned or skipped so far.
     std::uint64_t position() const { return position_; }
 
@@ -61,14 +69,22 @@ protected:
 };
 
 // Opens `path` ("-": standard input). Y4M is recognised by the "YUV4MPEG2 "
-// magic; a compressed-video container (MP4/MOV, Matroska/WebM, IVF, MPEG-TS,
-// AVI, Ogg, FLV: io/container_signature.h) or a .y4m file without the magic
-// is refused; anything else is raw YUV and needs `raw_format` (from --width,
-// --height, --pixel_format, --bitdepth). When `raw_format` is given for a Y4M
-// file, the header's geometry must agree with it. Throws twinvmaf::Error with a
-// one-line message naming the file and the problem.
-std::unique_ptr<VideoReader> open_video(const std::string& path,
-                                        const std::optional<VideoFormat>& raw_format);
+// magic and read as it is; a compressed-video container (MP4/MOV,
+// Matroska/WebM, IVF, MPEG-TS, AVI, Ogg, FLV: io/container_signature.h) is
+// decoded with FFmpeg's libraries (io/av_reader.h, `decode` saying how), or
+// refused in a build without them; a .y4m file without the magic is
+// refused; anything else is raw YUV and needs `raw_format` (from --width,
+// --height, --pixel_format, --bitdepth); without it, a file FFmpeg reads as
+// video (an elementary stream) is decoded, unless its name ends in .yuv.
+// When `raw_format` is given for a Y4M file, the header's geometry must
+// agree with it. Throws twinvmaf::Error with a one-line message naming the
+// file and the problem.
+std::unique_ptr<VideoReader> open_video(const std::string& path, const std::optional<VideoFormat>& raw_format,
+                                        const DecodeOptions& decode = {});
+
+// Whether this build decodes compressed video (it was built with FFmpeg's
+// headers; the libraries themselves are loaded when a file needs them).
+bool decodes_compressed_video();
 
 // picture.reset(format) for frame `frame` of `what`, with an Error naming
 // them (and the bytes) when memory runs out, rather than std::bad_alloc.

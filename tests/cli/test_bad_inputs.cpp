@@ -71,7 +71,7 @@ std::string transport_stream(std::size_t packet, std::size_t first)
     return bytes;
 }
 
-TEST_F(BadInput, ContainerFilesAreRefusedByTheirSignature)
+TEST_F(BadInput, ContainerFilesAreRefusedByTheirSignatureOrByFfmpeg)
 {
     const std::pair<const char*, std::string> cases[] = {
         {"MP4/MOV", container_file(std::string("\0\0\0\x20" "ftypisom\0\0\x02\0", 16))},
@@ -84,11 +84,15 @@ TEST_F(BadInput, ContainerFilesAreRefusedByTheirSignature)
         {"MPEG-TS", transport_stream(192, 4)},  // .m2ts
         {"AVI", container_file(std::string("RIFF\x10\0\0\0AVI LIST", 16))},
     };
+    // A build with FFmpeg decodes such files (tests/cli/test_decode.cpp):
+    // these hold no real stream, so FFmpeg's refusal is the one line.
+    const bool decodes = run_cli("--version").stdout_text.find("Compressed input: FFmpeg") != std::string::npos;
     for (const auto& [kind, bytes] : cases) {
+        SCOPED_TRACE(kind);
         write_file(dir / "video.bin", bytes);
-        expect_failure(args_for("video.bin"), "video.bin: this is " + std::string(kind) + " (compressed video");
+        expect_failure(args_for("video.bin"), decodes ? "video.bin: " : "video.bin: this is " + std::string(kind) + " (compressed video");
         expect_failure("-r " + quoted("ref.yuv") + " -d " + quoted("video.bin") + " -w 32 -h 18 -p 420 -b 8 -n",
-                       "video.bin: this is " + std::string(kind));
+                       decodes ? "video.bin: " : "video.bin: this is " + std::string(kind));
     }
 }
 

@@ -1,0 +1,267 @@
+#include "io/av_reader.h"
+
+#include <cstring>
+#include <utility>
+
+#include "io/av_decoder.h"
+#include "twinvmaf/error.h"
+
+namespace twinvmaf {
+
+namespace {
+
+using av::Library;
+
+// The planar YUV layout twinvmaf scores (a raw .yuv frame's: three planes,
+// samples of 1 byte, or 2 little-endian bytes holding 10, 12 or 16 bits),
+// when `format` has it. yuvj420p and its kin (full-range JPEG) are laid out
+// as yuv420p and are taken as it.
+std::optional<std::pair<ChromaFormat, unsigned>> planar_yuv(const Library& av, int format)
+{
+    const AVPixFmtDescriptor* d = av.av_pix_fmt_desc_get(static_cast<AVPixelFormat>(format));
+    if (!d) return std::nullopt;
+    constexpr std::uint64_t kNotPlainYuv = AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM |
+                                           AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_ALPHA |
+                                           AV_PIX_FMT_FLAG_BAYER | AV_PIX_FMT_FLAG_FLOAT;
+    if ((d->flags & kNotPlainYuv) || !(d->flags & AV_PIX_FMT_FLAG_PLANAR) || d->nb_components != 3)
+        return std::nullopt;
+    const unsigned depth = static_cast<unsigned>(d->comp[0].depth);
+    if (depth != 8 && depth != 10 && depth != 12 && depth != 16) return std::nullopt;
+    for (int c = 0; c < 3; ++c) {
+        const AVComponentDescriptor& comp = d->comp[c];
+        if (comp.plane != c || comp.shift != 0 || comp.offset != 0 || static_cast<unsigned>(comp.depth) != depth ||
+            comp.step != (depth > 8 ? 2 : 1))
+            return std::nullopt;
+    }
+    if (d->log2_chroma_w == 1 && d->log2_chroma_h == 1) return std::pair(ChromaFormat::k420, depth);
+    if (d->log2_chroma_w == 1 && d->log2_chroma_h == 0) return std::pair(ChromaFormat::k422, depth);
+    if (d->log2_chroma_w == 0 && d->log2_chroma_h == 0) return std::pair(ChromaFormat::k444, depth);
+    return std::nullopt;
+}
+
+AVPixelFormat av_format_of(ChromaFormat chroma, unsigned bitdepth)
+{
+    static constexpr AVPixelFormat kFormats[3][4] = {
+        {AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_YUV420P12LE, AV_PIX_FMT_YUV420P16LE},
+        {AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV422P10LE, AV_PIX_FMT_YUV422P12LE, AV_PIX_FMT_YUV422P16LE},
+        {AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUV444P10LE, AV_PIX_FMT_YUV444P12LE, AV_PIX_FMT_YUV444P16LE},
+    };
+    const int depth = bitdepth == 8 ? 0 : bitdepth == 10 ? 1 : bitdepth == 12 ? 2 : 3;
+    return kFormats[static_cast<int>(chroma)][depth];
+}
+
+std::string format_name(const Library& av, int format)
+{
+    const char* name = av.av_get_pix_fmt_name(static_cast<AVPixelFormat>(format));
+    return name ? name : "unknown (" + std::to_string(format) + ")";
+}
+
+std::string size_text(unsigned width, unsigned height) { return std::to_string(width) + "x" + std::to_string(height); }
+
+struct ScalerDeleter {
+    void operator()(SwsContext* context) const { av::library("").sws_freeContext(context); }
+};
+
+class AvReader final : public VideoReader {
+public:
+    AvReader(InputFile file, std::string head, const DecodeOptions& options);
+
+    std::optional<std::uint64_t> frame_count() const override { return std::nullopt; }
+    bool read(Picture& picture) override;
+    void skip(std::uint64_t count) override;
+    bool decoded() const override { return true; }
+
+private:
+    // The next decoded picture into frame_; false at the end.
+    bool next_picture();
+    void check_same_as_first() const;
+    void make_scaler();
+    void convert(Picture& picture);
+
+    const Library& av_;
+    av::AvDemuxer demuxer_;
+    av::AvVideoDecoder decoder_;
+    av::FramePtr frame_;
+    av::FramePtr scaled_;
+    bool pending_ = false;  // frame_ holds the first picture, decoded at open
+    // The first picture's geometry; every later one must have it.
+    int source_format_ = 0;
+    unsigned source_width_ = 0, source_height_ = 0;
+    // libswscale's step, when one is asked for and needed.
+    std::unique_ptr<SwsContext, ScalerDeleter> scaler_;
+    unsigned scale_flags_ = 0;
+    int scaler_range_ = AVCOL_RANGE_UNSPECIFIED;
+};
+
+AvReader::AvReader(InputFile file, std::string head, const DecodeOptions& options)
+    : av_(av::library(file.path())),
+      demuxer_(std::move(file), std::move(head), options.stream, options.stream_option),
+      decoder_(demuxer_, options.threads),
+      frame_(av::make_frame(demuxer_.path()))
+{
+    path_ = demuxer_.path();
+    // The first picture says what the stream holds (a header may not).
+    if (!decoder_.receive(frame_.get()))
+        throw Error(path_ + ": the video stream (" + decoder_.codec_name() + " in " + demuxer_.container() +
+                    ") has no picture");
+    pending_ = true;
+    source_format_ = frame_->format;
+    source_width_ = static_cast<unsigned>(frame_->width);
+    source_height_ = static_cast<unsigned>(frame_->height);
+    if (frame_->width <= 0 || frame_->height <= 0)
+        throw Error(path_ + ": the decoder gave a picture of no size");
+
+    VideoFormat format{source_width_, source_height_, ChromaFormat::k420, 8};
+    const auto native = planar_yuv(av_, source_format_);
+    bool converted = false;
+    if (options.convert_to) {
+        format.chroma = options.convert_to->chroma;
+        format.bitdepth = options.convert_to->bitdepth;
+        converted = !native || native->first != format.chroma || native->second != format.bitdepth;
+    } else if (native) {
+        format.chroma = native->first;
+        format.bitdepth = native->second;
+    } else {
+        throw Error(path_ + ": pixel format " + format_name(av_, source_format_) +
+                    " is not one twinvmaf scores (planar YUV 4:2:0, 4:2:2 or 4:4:4 of 8, 10, 12 or 16 bits, "
+                    "e.g. yuv420p, yuv420p10le); give --pix_fmt yuv420p (or another) to convert it");
+    }
+    bool scaled = false;
+    if (options.scale_to && (options.scale_to->first != format.width || options.scale_to->second != format.height)) {
+        format.width = options.scale_to->first;
+        format.height = options.scale_to->second;
+        scaled = true;
+    }
+    check_video_format(path_, format);
+    format_ = format;
+    if (converted || scaled) {
+        // FFmpeg's scale filter without flags= scales with bicubic, and
+        // so does a conversion alone (ffmpeg -pix_fmt).
+        scale_flags_ = options.scale_flags ? options.scale_flags : kScaleBicubic;
+        scaled_ = av::make_frame(path_);
+        scaled_->format = av_format_of(format.chroma, format.bitdepth);
+        scaled_->width = static_cast<int>(format.width);
+        scaled_->height = static_cast<int>(format.height);
+        const int status = av_.av_frame_get_buffer(scaled_.get(), 0);
+        if (status < 0) throw Error(path_ + ": out of memory for a scaled picture: " + av::error_text(status));
+    }
+}
+
+bool AvReader::next_picture()
+{
+    if (pending_) {
+        pending_ = false;
+        return true;
+    }
+    av_.av_frame_unref(frame_.get());
+    if (!decoder_.receive(frame_.get())) return false;
+    check_same_as_first();
+    return true;
+}
+
+void AvReader::check_same_as_first() const
+{
+    if (frame_->format == source_format_ && static_cast<unsigned>(frame_->width) == source_width_ &&
+        static_cast<unsigned>(frame_->height) == source_height_)
+        return;
+    throw Error(path_ + ": frame " + std::to_string(position_) + ": the stream changes from " +
+                size_text(source_width_, source_height_) + " " + format_name(av_, source_format_) + " to " +
+                size_text(frame_->width, frame_->height) + " " + format_name(av_, frame_->format) +
+                " (twinvmaf scores one size and format per input)");
+}
+
+// The libswscale context FFmpeg 5.1's scale filter (vf_scale.c) sets up for
+// this step, option by option, so that the bytes are ffmpeg's: the flags,
+// one thread, the source range when the picture states it, and the MPEG-2
+// chroma siting it forces on yuv420p (vertical position 128/256) on either
+// side.
+void AvReader::make_scaler()
+{
+    SwsContext* context = av_.sws_alloc_context();
+    if (!context) throw Error(path_ + ": out of memory for libswscale");
+    scaler_.reset(context);
+    const int out_format = scaled_->format;
+    av_.av_opt_set_int(context, "srcw", source_width_, 0);
+    av_.av_opt_set_int(context, "srch", source_height_, 0);
+    av_.av_opt_set_int(context, "src_format", source_format_, 0);
+    av_.av_opt_set_int(context, "dstw", scaled_->width, 0);
+    av_.av_opt_set_int(context, "dsth", scaled_->height, 0);
+    av_.av_opt_set_int(context, "dst_format", out_format, 0);
+    av_.av_opt_set_int(context, "sws_flags", scale_flags_, 0);
+    av_.av_opt_set_int(context, "param0", SWS_PARAM_DEFAULT, 0);
+    av_.av_opt_set_int(context, "param1", SWS_PARAM_DEFAULT, 0);
+    av_.av_opt_set_int(context, "threads", 1, 0);
+    scaler_range_ = frame_->color_range;
+    if (scaler_range_ != AVCOL_RANGE_UNSPECIFIED)
+        av_.av_opt_set_int(context, "src_range", scaler_range_ == AVCOL_RANGE_JPEG, 0);
+    constexpr int kUnset = -513;  // vf_scale's default: libswscale chooses
+    av_.av_opt_set_int(context, "src_h_chr_pos", kUnset, 0);
+    av_.av_opt_set_int(context, "src_v_chr_pos", source_format_ == AV_PIX_FMT_YUV420P ? 128 : kUnset, 0);
+    av_.av_opt_set_int(context, "dst_h_chr_pos", kUnset, 0);
+    av_.av_opt_set_int(context, "dst_v_chr_pos", out_format == AV_PIX_FMT_YUV420P ? 128 : kUnset, 0);
+    const int status = av_.sws_init_context(context, nullptr, nullptr);
+    if (status < 0)
+        throw Error(path_ + ": libswscale cannot convert " + format_name(av_, source_format_) + " " +
+                    size_text(source_width_, source_height_) + " to " + format_name(av_, out_format) + " " +
+                    size_text(scaled_->width, scaled_->height) + ": " + av::error_text(status));
+}
+
+void AvReader::convert(Picture& picture)
+{
+    const AVFrame* from = frame_.get();
+    if (scaled_) {
+        if (!scaler_ || frame_->color_range != scaler_range_) make_scaler();
+        // As vf_scale does for each picture that states its range.
+        if (frame_->color_range != AVCOL_RANGE_UNSPECIFIED) {
+            int *inverse_table = nullptr, *table = nullptr;
+            int source_full = 0, destination_full = 0, brightness = 0, contrast = 0, saturation = 0;
+            av_.sws_getColorspaceDetails(scaler_.get(), &inverse_table, &source_full, &table, &destination_full,
+                                         &brightness, &contrast, &saturation);
+            source_full = frame_->color_range == AVCOL_RANGE_JPEG;
+            av_.sws_setColorspaceDetails(scaler_.get(), inverse_table, source_full, table, destination_full,
+                                         brightness, contrast, saturation);
+        }
+        const int status = av_.sws_scale_frame(scaler_.get(), scaled_.get(), frame_.get());
+        if (status < 0)
+            throw Error(path_ + ": frame " + std::to_string(position_) + ": libswscale failed: " +
+                        av::error_text(status));
+        from = scaled_.get();
+    }
+    reset_for_frame(picture, format_, path_, position_);
+    for (int plane = 0; plane < 3; ++plane) {
+        std::uint8_t* to = picture.bytes() + format_.plane_offset(plane);
+        const std::size_t row_bytes = std::size_t{format_.stored_width(plane)} * format_.bytes_per_sample();
+        const unsigned rows = format_.stored_height(plane);
+        const std::uint8_t* row = from->data[plane];
+        for (unsigned y = 0; y < rows; ++y, row += from->linesize[plane], to += row_bytes)
+            std::memcpy(to, row, row_bytes);
+    }
+}
+
+bool AvReader::read(Picture& picture)
+{
+    if (!next_picture()) return false;
+    convert(picture);
+    check_sample_range(picture, path_, position_);
+    ++position_;
+    return true;
+}
+
+void AvReader::skip(std::uint64_t count)
+{
+    for (std::uint64_t i = 0; i < count; ++i) {
+        if (!next_picture()) return;
+        ++position_;
+    }
+}
+
+}  // namespace
+
+std::unique_ptr<VideoReader> open_decoded_video(InputFile file, std::string head, const DecodeOptions& options)
+{
+    return std::make_unique<AvReader>(std::move(file), std::move(head), options);
+}
+
+bool is_not_video(const std::exception& error) { return dynamic_cast<const av::NotVideo*>(&error) != nullptr; }
+
+}  // namespace twinvmaf
