@@ -36,6 +36,12 @@ std::unique_ptr<gpu::DeviceTwin> make_ms_ssim_twin(const OptionValues& options, 
 namespace psnr_hvs {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
 }
+namespace motion_v2 {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
+namespace integer_ssim {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
 
 namespace float_psnr {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
@@ -53,6 +59,9 @@ namespace float_vif {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
 }
 namespace float_adm {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
+namespace ssimulacra2 {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
 }
 
@@ -89,6 +98,9 @@ const std::map<std::string, Twin>& twins()
         {"float_ssim", {ssim::make_ssim_twin}},
         {"float_ms_ssim", {ssim::make_ms_ssim_twin}},
         {"psnr_hvs", {psnr_hvs::make_twin}},
+        {"ssimulacra2", {ssimulacra2::make_twin}},
+        {"motion_v2", {motion_v2::make_twin}},
+        {"ssim", {integer_ssim::make_twin}},
     };
     return registry;
 }

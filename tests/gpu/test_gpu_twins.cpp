@@ -218,6 +218,15 @@ std::vector<TwinCase> twin_cases()
         {"float_ms_ssim", {{"enable_lcs", "true"}}},
         // psnr_hvs has no options: every fixture's chroma format and depth.
         {"psnr_hvs", {}},
+        // The lusoris/vmaf fork's extractors: motion_v2 with the option sets
+        // of tests/data/fork_goldens/runs.txt, the integer ssim (no options).
+        {"motion_v2", {}},
+        {"motion_v2", {{"motion_force_zero", "true"}}},
+        {"motion_v2", {{"motion_moving_average", "true"}}},
+        {"motion_v2",
+         {{"motion_blend_factor", "0.25"}, {"motion_blend_offset", "1.5"}, {"motion_fps_weight", "2"},
+          {"motion_max_val", "20"}}},
+        {"ssim", {}},
     };
 }
 
@@ -527,6 +536,8 @@ TEST(GpuTwins, AllTwinsTogetherOneReadbackPerFrame)
         {"float_motion", {{"motion_add_scale1", "true"}}},
         {"float_vif", {{"debug", "true"}}},
         {"float_adm", {{"debug", "true"}}},
+        {"motion_v2", {{"motion_moving_average", "true"}}},
+        {"ssim", {}},
     };
     features.insert(features.end(), more.begin(), more.end());
     std::string names;
