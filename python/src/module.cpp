@@ -305,9 +305,11 @@ PYBIND11_MODULE(_twinvmaf, m)
         .def_property_readonly("frames_pushed", &Session::frames_pushed)
         .def("score", [](Session& session, const std::string& reference, const std::string& distorted,
                          std::optional<py::tuple> raw_format, std::uint64_t frame_cnt, std::uint64_t skip_ref,
-                         std::uint64_t skip_dist, py::object progress) {
+                         std::uint64_t skip_dist, py::object progress, std::optional<unsigned> ref_stream,
+                         std::optional<unsigned> dist_stream, const std::string& scale, const std::string& pix_fmt) {
             Inputs inputs{.reference = reference, .distorted = distorted, .frame_cnt = frame_cnt,
-                          .skip_ref = skip_ref, .skip_dist = skip_dist};
+                          .skip_ref = skip_ref, .skip_dist = skip_dist, .reference_stream = ref_stream,
+                          .distorted_stream = dist_stream, .scale = scale, .pix_fmt = pix_fmt};
             if (raw_format)
                 inputs.raw_format = video_format((*raw_format)[0].cast<unsigned>(), (*raw_format)[1].cast<unsigned>(),
                                                  (*raw_format)[2].cast<std::string>(), (*raw_format)[3].cast<unsigned>());
@@ -320,7 +322,8 @@ PYBIND11_MODULE(_twinvmaf, m)
             }
             relay.finished(scores->frames());
             return *scores;
-        }, "reference"_a, "distorted"_a, "raw_format"_a, "frame_cnt"_a, "skip_ref"_a, "skip_dist"_a, "progress"_a)
+        }, "reference"_a, "distorted"_a, "raw_format"_a, "frame_cnt"_a, "skip_ref"_a, "skip_dist"_a, "progress"_a,
+           "ref_stream"_a = py::none(), "dist_stream"_a = py::none(), "scale"_a = "", "pix_fmt"_a = "")
         .def("start", [](Session& session, unsigned width, unsigned height, const std::string& pixel_format,
                          unsigned bitdepth) {
             const VideoFormat format = video_format(width, height, pixel_format, bitdepth);

@@ -212,8 +212,17 @@ class Session:
         return self._core.frames_pushed
 
     def score(self, reference, distorted, *, width=None, height=None, pixel_format=None, bitdepth=None,
-              frame_cnt=0, frame_skip_ref=0, frame_skip_dist=0, progress=None):
-        """Scores two files (.y4m; raw .yuv needs width, height, pixel_format, bitdepth).
+              frame_cnt=0, frame_skip_ref=0, frame_skip_dist=0, progress=None, ref_stream=None,
+              dist_stream=None, scale=None, pix_fmt=None):
+        """Scores two files (.y4m; raw .yuv needs width, height, pixel_format,
+        bitdepth; compressed video such as .mp4, .mkv, .webm, .ivf is decoded
+        with FFmpeg's libraries, every frame in presentation order).
+        For compressed files: ref_stream / dist_stream pick the N-th video
+        stream (as ffmpeg's -map 0:v:N; default the first); scale names the
+        libswscale filter ("bicubic", "lanczos", ...) that scales a distorted
+        of another size to the reference's; pix_fmt ("yuv420p", ...)
+        converts pictures of another pixel format (the CLI's --ref_stream,
+        --dist_stream, --scale, --pix_fmt; docs/decoding.md).
         progress: None (a bar when stderr is a terminal or in a notebook),
         True, False, or a callable(frames_done, total_or_None); see twinvmaf._progress."""
         geometry = (width, height, pixel_format, bitdepth)
@@ -225,7 +234,10 @@ class Session:
         relay = _Progress(progress, os.path.basename(os.fspath(distorted)), "frame")
         try:
             core = self._core.score(os.fspath(reference), os.fspath(distorted), raw, int(frame_cnt),
-                                    int(frame_skip_ref), int(frame_skip_dist), relay)
+                                    int(frame_skip_ref), int(frame_skip_dist), relay,
+                                    None if ref_stream is None else int(ref_stream),
+                                    None if dist_stream is None else int(dist_stream),
+                                    scale or "", pix_fmt or "")
         finally:
             relay.close()
         return Scores(core)
@@ -312,7 +324,8 @@ class Engine:
               **inputs):
         """Scores a pair: two file paths, or two iterables of numpy frames.
         inputs: width, height, pixel_format, bitdepth (raw .yuv or 1-D
-        frames), frame_cnt, frame_skip_ref, frame_skip_dist, progress."""
+        frames), frame_cnt, frame_skip_ref, frame_skip_dist, progress; for
+        compressed files ref_stream, dist_stream, scale, pix_fmt (Session.score)."""
         session = self.open(models, features, subsample=subsample, no_prediction=no_prediction)
         if _is_path(reference) and _is_path(distorted):
             return session.score(reference, distorted, **inputs)

@@ -2,6 +2,7 @@
 scored as files are, errors, the GIL, pandas."""
 
 import io
+import subprocess
 import sys
 import threading
 
@@ -234,3 +235,33 @@ def test_write_and_module_facts(engine, sample, tmp_path):
     assert twinvmaf.__version__ and twinvmaf.netflix_reference_version == "3.2.0"
     assert scores.backend == "cpu" and scores.threads == 2 and scores.width == 160
     assert "vmaf_v0.6.1: " in scores.pooled_summary()
+
+
+def test_compressed_files_score_as_the_cli_and_as_decoding_first(engine, tmp_path):
+    """MP4 and MKV paths (issue 27): the Python session decodes them as the
+    CLI does, and both equal the pair decoded first by ffmpeg."""
+    import shutil
+    if shutil.which("ffmpeg") is None:
+        pytest.skip("ffmpeg is not installed")
+    if "Compressed input: FFmpeg" not in run_cli(["--version"]).stdout:
+        pytest.skip("twinvmaf was built without FFmpeg's libraries")
+
+    def ffmpeg(*args):
+        subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", *args], check=True)
+
+    source = ["-f", "lavfi", "-i", "testsrc2=size=96x64:rate=25:duration=0.32", "-pix_fmt", "yuv420p"]
+    ffmpeg(*source, "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "600k", str(tmp_path / "ref.mkv"))
+    ffmpeg(*source, "-s", "48x32", "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "40k", str(tmp_path / "dis.mp4"))
+    ffmpeg("-i", str(tmp_path / "ref.mkv"), "-f", "yuv4mpegpipe", str(tmp_path / "ref.y4m"))
+    ffmpeg("-i", str(tmp_path / "dis.mp4"), "-vf", "scale=96:64:flags=bicubic", "-f", "yuv4mpegpipe",
+           str(tmp_path / "dis.y4m"))
+    scores = engine.score(tmp_path / "ref.mkv", tmp_path / "dis.mp4", features=["psnr"], scale="bicubic",
+                          progress=False)
+    assert len(scores.frames) == 8
+    decoded_first = run_cli(["-r", str(tmp_path / "ref.y4m"), "-d", str(tmp_path / "dis.y4m"), "--feature", "psnr",
+                             "--json", "--precision", "max", "-o", "-", "-q"]).stdout
+    cli = run_cli(["-r", str(tmp_path / "ref.mkv"), "-d", str(tmp_path / "dis.mp4"), "--feature", "psnr",
+                   "--scale", "bicubic", "--json", "--precision", "max", "-o", "-", "-q"]).stdout
+    assert strip_fps(scores.render("json", "max")) == strip_fps(cli) == strip_fps(decoded_first)
+    with pytest.raises(twinvmaf.Error, match="give --scale bicubic"):
+        engine.score(tmp_path / "ref.mkv", tmp_path / "dis.mp4", progress=False)
