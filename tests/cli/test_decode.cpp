@@ -213,6 +213,10 @@ TEST_F(Decode, BFramesComeInPresentationOrderAndXmlIsIdenticalToo)
     const std::string skips = "--frame_skip_ref 2 --frame_skip_dist 3 --frame_cnt 5";
     expect_same_bytes(a, b, "json", decoded(a), decoded(b), "", skips);
     EXPECT_EQ(nlohmann::json::parse(score(a, b, "json", skips).stdout_text)["frames"].size(), 5u);
+    // One decoding thread (--threads 1 bounds libavcodec's) or the default:
+    // the same bytes.
+    expect_same_bytes(a, b, "json", decoded(a), decoded(b), "--threads 1");
+    expect_same_bytes(a, b, "json", decoded(a), decoded(b), "--threads 3");
 }
 
 TEST_F(Decode, ScaleIsFfmpegsScaleFilter)
