@@ -227,6 +227,11 @@ std::vector<TwinCase> twin_cases()
          {{"motion_blend_factor", "0.25"}, {"motion_blend_offset", "1.5"}, {"motion_fps_weight", "2"},
           {"motion_max_val", "20"}}},
         {"ssim", {}},
+        // ssimulacra2: every YUV matrix (its one option).
+        {"ssimulacra2", {}},
+        {"ssimulacra2", {{"yuv_matrix", "1"}}},
+        {"ssimulacra2", {{"yuv_matrix", "2"}}},
+        {"ssimulacra2", {{"yuv_matrix", "3"}}},
     };
 }
 

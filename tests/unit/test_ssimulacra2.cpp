@@ -19,7 +19,6 @@
 
 #include "core/feature.h"
 #include "features/ssimulacra2/ssimulacra2.h"
-#include "features/ssimulacra2/ssimulacra2_chain.h"
 #include "features/ssimulacra2/ssimulacra2_kernels.h"
 #include "simd_targets.h"
 #include "test_support.h"
@@ -173,8 +172,8 @@ TEST(Ssimulacra2, BlurCoefficientsAreTheForks)
         const double beta = det(m) * inv_det;
         const float n2 = static_cast<float>(-beta * std::cos(omega[col] * (radius + 1.0)));
         const float d1 = static_cast<float>(-2.0 * std::cos(omega[col]));
-        EXPECT_EQ(n2, ssimulacra2::kBlurN2[col]) << col;
-        EXPECT_EQ(d1, ssimulacra2::kBlurD1[col]) << col;
+        EXPECT_EQ(n2, ssimulacra2::blur_coefficients().n2[col]) << col;
+        EXPECT_EQ(d1, ssimulacra2::blur_coefficients().d1[col]) << col;
     }
 }
 
@@ -356,66 +355,4 @@ TEST(Ssimulacra2, SimdKernelsEqualTheReference)
         }
     });
     EXPECT_FALSE(names.empty());
-}
-
-// The twin's chunked chain (ssimulacra2_chain.h) against the serial
-// s += t, bit for bit at every chunk boundary: the terms' kinds (SSIM's d,
-// d^4, the edge terms with their zeros), runs of zeros, terms that are
-// exactly half a unit of the running sum (ties), huge and subnormal terms,
-// and right, wrong and missing binade guesses.
-TEST(Ssimulacra2, ChainEqualsTheSerialSum)
-{
-    using namespace ssimulacra2::chain;
-    std::mt19937_64 rng(77);
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
-    for (int kind = 0; kind < 8; ++kind) {
-        std::size_t chunks = 0, fast = 0;
-        for (int repeat = 0; repeat < 6; ++repeat) {
-            const std::size_t n = 1 + rng() % 40000;
-            std::vector<double> t(n);
-            double running = 0.0;
-            for (std::size_t i = 0; i < n; ++i) {
-                double v = unit(rng);
-                switch (kind) {
-                case 0: break;                                            // d
-                case 1: v = v * v * v * v; break;                         // d^4
-                case 2: v = rng() % 2 ? 0.0 : v * 0.1; break;             // ringing: half zeros
-                case 3: v = i < n / 2 ? 0.0 : v; break;                   // a long run of zeros first
-                case 4: {                                                 // ties with the running sum
-                    const int e = ulp_exponent(running);
-                    if (e != kNoBinade && rng() % 3 == 0) v = (static_cast<double>(rng() % 5) + 0.5) * power_of_two(e);
-                    break;
-                }
-                case 5: v = rng() % 1000 == 0 ? std::ldexp(v, 40) : std::ldexp(v, -60); break;  // huge and tiny
-                case 6: v = i == 0 ? 0.0 : std::ldexp(v, -1070 + static_cast<int>(rng() % 40)); break;  // subnormal
-                case 7: v = rng() % 4 == 0 ? -0.0 : v * 1e-3; break;     // -0 terms
-                }
-                t[i] = v;
-                running += v;
-            }
-            // The twin's guess: the binade of a prefix of chunk sums; some
-            // guesses spoiled on purpose.
-            double approx = 0.0, s = 0.0, serial_s = 0.0;
-            for (std::size_t at = 0; at < n; at += kChunk) {
-                const int len = static_cast<int>(std::min<std::size_t>(kChunk, n - at));
-                int guess = ulp_exponent(approx);
-                if (rng() % 10 == 0 && guess != kNoBinade) guess += rng() % 2 ? 1 : -1;
-                const Summary c = summarize(t.data() + at, len, guess);
-                fast += !(c.flags & (kSerial | kAllZero)) && c.exponent == ulp_exponent(s) ? 1 : 0;
-                s = apply(s, c, t.data() + at, len);
-                for (int k = 0; k < len; ++k) {
-                    serial_s += t[at + k];
-                    approx += t[at + k];
-                }
-                ++chunks;
-                ASSERT_EQ(tv::bit_cast<std::uint64_t>(s), tv::bit_cast<std::uint64_t>(serial_s))
-                    << "kind " << kind << " chunk at " << at;
-            }
-        }
-        // On the plain kinds most chunks take the one-add path (else the
-        // test proves little about it).
-        if (kind <= 2) {
-            EXPECT_GT(fast * 10, chunks * 8) << "kind " << kind << ": " << fast << " of " << chunks;
-        }
-    }
 }

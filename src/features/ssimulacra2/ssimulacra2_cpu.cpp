@@ -28,6 +28,8 @@ namespace twinvmaf::ssimulacra2 {
 
 namespace {
 
+constexpr BlurCoefficients kBlur = blur_coefficients();
+
 constexpr int kBlock = 16;   // rows of one horizontal block
 constexpr int kRing = 32;    // rows of horizontal output kept per map
 // Zero columns around a block row: left reads n - N - 1 >= -2N, right reads
@@ -118,9 +120,9 @@ inline void block_step(BlockPoles& st, const float* __restrict la, const float* 
                                    lb[l] * lb[l] + rb[l] * rb[l], la[l] * lb[l] + ra[l] * rb[l]};
         for (int m = 0; m < kMaps; ++m) {
             const float sum = sums[m];
-            const float o0 = kBlurN2[0] * sum - kBlurD1[0] * st.p1[m][0][l] - st.p2[m][0][l];
-            const float o1 = kBlurN2[1] * sum - kBlurD1[1] * st.p1[m][1][l] - st.p2[m][1][l];
-            const float o2 = kBlurN2[2] * sum - kBlurD1[2] * st.p1[m][2][l] - st.p2[m][2][l];
+            const float o0 = kBlur.n2[0] * sum - kBlur.d1[0] * st.p1[m][0][l] - st.p2[m][0][l];
+            const float o1 = kBlur.n2[1] * sum - kBlur.d1[1] * st.p1[m][1][l] - st.p2[m][1][l];
+            const float o2 = kBlur.n2[2] * sum - kBlur.d1[2] * st.p1[m][2][l] - st.p2[m][2][l];
             st.p2[m][0][l] = st.p1[m][0][l];
             st.p2[m][1][l] = st.p1[m][1][l];
             st.p2[m][2][l] = st.p1[m][2][l];

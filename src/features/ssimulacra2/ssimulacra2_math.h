@@ -331,9 +331,16 @@ TV_HD float box_2x2(float a, float b, float c, float d) { return (((a + b) + c) 
 // radius N and the three poles' n2 and d1 as floats. The fork computes them
 // with glibc's tan, sin, cos and exp in double at every init;
 // tests/unit/test_ssimulacra2.cpp recomputes them so with the C library.
+// (A function, not an array, so that device code can read it.)
 inline constexpr int kBlurRadius = 5;
-inline constexpr float kBlurN2[3] = {0x1.c4fa84p-5f, -0x1.e1fd7ap-5f, 0x1.a8894ap-7f};
-inline constexpr float kBlurD1[3] = {-0x1.e6f0e2p+0f, -0x1.2cf23p+0f, -0x1.1a6264p-53f};
+struct BlurCoefficients {
+    float n2[3];
+    float d1[3];
+};
+TV_HD constexpr BlurCoefficients blur_coefficients()
+{
+    return {{0x1.c4fa84p-5f, -0x1.e1fd7ap-5f, 0x1.a8894ap-7f}, {-0x1.e6f0e2p+0f, -0x1.2cf23p+0f, -0x1.1a6264p-53f}};
+}
 
 // One step of the IIR: sum is in[n - N - 1] + in[n + N - 1] (0 outside),
 // prev1/prev2 the poles' last two outputs; returns the output at n.
@@ -343,9 +350,10 @@ struct IirState {
 };
 TV_HD float iir_step(IirState& st, float sum)
 {
-    const float o0 = kBlurN2[0] * sum - kBlurD1[0] * st.p1[0] - st.p2[0];
-    const float o1 = kBlurN2[1] * sum - kBlurD1[1] * st.p1[1] - st.p2[1];
-    const float o2 = kBlurN2[2] * sum - kBlurD1[2] * st.p1[2] - st.p2[2];
+    constexpr BlurCoefficients k = blur_coefficients();
+    const float o0 = k.n2[0] * sum - k.d1[0] * st.p1[0] - st.p2[0];
+    const float o1 = k.n2[1] * sum - k.d1[1] * st.p1[1] - st.p2[1];
+    const float o2 = k.n2[2] * sum - k.d1[2] * st.p1[2] - st.p2[2];
     st.p2[0] = st.p1[0];
     st.p2[1] = st.p1[1];
     st.p2[2] = st.p1[2];
@@ -358,9 +366,10 @@ TV_HD float iir_step(IirState& st, float sum)
 // state is per column).
 TV_HD float iir_step_at(float* p1_0, float* p1_1, float* p1_2, float* p2_0, float* p2_1, float* p2_2, float sum)
 {
-    const float o0 = kBlurN2[0] * sum - kBlurD1[0] * *p1_0 - *p2_0;
-    const float o1 = kBlurN2[1] * sum - kBlurD1[1] * *p1_1 - *p2_1;
-    const float o2 = kBlurN2[2] * sum - kBlurD1[2] * *p1_2 - *p2_2;
+    constexpr BlurCoefficients k = blur_coefficients();
+    const float o0 = k.n2[0] * sum - k.d1[0] * *p1_0 - *p2_0;
+    const float o1 = k.n2[1] * sum - k.d1[1] * *p1_1 - *p2_1;
+    const float o2 = k.n2[2] * sum - k.d1[2] * *p1_2 - *p2_2;
     *p2_0 = *p1_0;
     *p2_1 = *p1_1;
     *p2_2 = *p1_2;

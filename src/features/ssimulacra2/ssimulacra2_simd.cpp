@@ -45,6 +45,8 @@ Kernels simd_kernels_here() { return reference_kernels(); }
 #else
 namespace {
 
+constexpr BlurCoefficients kBlur = blur_coefficients();
+
 namespace hn = hwy::HWY_NAMESPACE;
 using DF = hn::ScalableTag<float>;
 using VF = hn::Vec<DF>;
@@ -177,8 +179,8 @@ void vertical_step(const float* const* lrow, const float* const* rrow, int w, fl
 {
     const DF df;
     const int lanes = static_cast<int>(hn::Lanes(df));
-    const VF n2_0 = hn::Set(df, kBlurN2[0]), n2_1 = hn::Set(df, kBlurN2[1]), n2_2 = hn::Set(df, kBlurN2[2]);
-    const VF d1_0 = hn::Set(df, kBlurD1[0]), d1_1 = hn::Set(df, kBlurD1[1]), d1_2 = hn::Set(df, kBlurD1[2]);
+    const VF n2_0 = hn::Set(df, kBlur.n2[0]), n2_1 = hn::Set(df, kBlur.n2[1]), n2_2 = hn::Set(df, kBlur.n2[2]);
+    const VF d1_0 = hn::Set(df, kBlur.d1[0]), d1_1 = hn::Set(df, kBlur.d1[1]), d1_2 = hn::Set(df, kBlur.d1[2]);
     for (int m = 0; m < kMaps; ++m) {
         float* st = state + static_cast<std::size_t>(m) * 6 * w;
         float* out = rows + static_cast<std::size_t>(m) * w;
