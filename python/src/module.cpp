@@ -202,6 +202,8 @@ py::dict batch_pair_dict(const cli::BatchPair& pair)
     } else {
         for (const char* key : {"width", "height", "pixel_format", "bitdepth"}) d[key] = py::none();
     }
+    d["ref_stream"] = pair.ref_stream ? py::cast(*pair.ref_stream) : py::none();
+    d["dist_stream"] = pair.dist_stream ? py::cast(*pair.dist_stream) : py::none();
     return d;
 }
 

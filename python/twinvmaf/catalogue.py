@@ -2,11 +2,11 @@
 
 A catalogue is
   * a `twinvmaf --batch` list (one pair a line: REF DIS [width=W height=H
-    pixel_format=P bitdepth=B] [output=PATH]; README, "Many pairs in one
-    process"), read by the CLI's own parser;
+    pixel_format=P bitdepth=B] [ref_stream=N dist_stream=N] [output=PATH];
+    README, "Many pairs in one process"), read by the CLI's own parser;
   * a .csv file with a header naming the same columns: reference, distorted
-    and optionally width, height, pixel_format, bitdepth, output (or the
-    short names w, h, p, b, o);
+    and optionally width, height, pixel_format, bitdepth, ref_stream,
+    dist_stream, output (or the short names w, h, p, b, o);
   * a .json file: a list of such objects, or of [reference, distorted] pairs;
   * or, in Python, a list of such dicts or pairs.
 Every form goes through the --batch parser, so a pair means the same in all
@@ -34,7 +34,8 @@ from . import _twinvmaf as _core
 
 _KEYS = {"reference": "reference", "ref": "reference", "distorted": "distorted", "dis": "distorted",
          "width": "width", "w": "width", "height": "height", "h": "height", "pixel_format": "pixel_format",
-         "p": "pixel_format", "bitdepth": "bitdepth", "b": "bitdepth", "output": "output", "o": "output"}
+         "p": "pixel_format", "bitdepth": "bitdepth", "b": "bitdepth", "output": "output", "o": "output",
+         "ref_stream": "ref_stream", "dist_stream": "dist_stream"}
 _GEOMETRY = ("width", "height", "pixel_format", "bitdepth")
 
 
@@ -49,6 +50,8 @@ class Pair:
     height: int = None
     pixel_format: str = None
     bitdepth: int = None
+    ref_stream: int = None   # compressed inputs: the N-th video stream (None: the first)
+    dist_stream: int = None
     output: str = ""    # where its scores are written (set by read_catalogue)
     error: str = ""     # why it cannot be scored (a bad line, a duplicate output)
 
@@ -76,6 +79,9 @@ class ScoreOptions:
     height: int = None
     pixel_format: str = None
     bitdepth: int = None
+    # compressed inputs: --scale FILTER and --pix_fmt FORMAT (docs/decoding.md)
+    scale: str = None
+    pix_fmt: str = None
 
 
 def _quote(value):
@@ -153,6 +159,7 @@ def read_catalogue(source, options=None):
         if p.get("width") is not None:
             pair.width, pair.height = p["width"], p["height"]
             pair.pixel_format, pair.bitdepth = str(p["pixel_format"]), p["bitdepth"]
+        pair.ref_stream, pair.dist_stream = p.get("ref_stream"), p.get("dist_stream")
         if not pair.error:
             output = _core.batch_output_path(pair.distorted, p.get("output", ""), options.output_dir or "",
                                              options.format)
@@ -194,7 +201,8 @@ def score_pair(engine, pair, options):
     # No bar per pair: a catalogue's progress counts pairs.
     scores = session.score(pair.reference, pair.distorted, frame_cnt=options.frame_cnt,
                            frame_skip_ref=options.frame_skip_ref, frame_skip_dist=options.frame_skip_dist,
-                           progress=False, **_geometry(pair, options))
+                           progress=False, ref_stream=pair.ref_stream, dist_stream=pair.dist_stream,
+                           scale=options.scale, pix_fmt=options.pix_fmt, **_geometry(pair, options))
     if pair.output == "-":
         print(scores.render(options.format, options.precision), end="")
     else:

@@ -265,3 +265,14 @@ def test_compressed_files_score_as_the_cli_and_as_decoding_first(engine, tmp_pat
     assert strip_fps(scores.render("json", "max")) == strip_fps(cli) == strip_fps(decoded_first)
     with pytest.raises(twinvmaf.Error, match="give --scale bicubic"):
         engine.score(tmp_path / "ref.mkv", tmp_path / "dis.mp4", progress=False)
+
+    # A catalogue: scale for every pair, a stream per pair, as --batch.
+    from twinvmaf import catalogue
+    ffmpeg("-i", str(tmp_path / "ref.mkv"), "-i", str(tmp_path / "dis.mp4"), "-map", "0:v", "-map", "1:v",
+           "-c", "copy", str(tmp_path / "two.mkv"))
+    result = catalogue.score_catalogue(
+        [{"reference": str(tmp_path / "ref.mkv"), "distorted": str(tmp_path / "two.mkv"), "dist_stream": 1,
+          "output": str(tmp_path / "pair.json")}],
+        engine, progress=False, features=["psnr"], scale="bicubic", format="json", precision="max")
+    assert [row["status"] for row in result.rows] == ["ok"], result.rows
+    assert strip_fps((tmp_path / "pair.json").read_text()) == strip_fps(decoded_first)
