@@ -23,28 +23,58 @@ namespace twinvmaf::integer_ssim {
 
 namespace {
 
-constexpr int kTileW = 32, kTileH = 8;
+constexpr int kTileW = 32, kTileH = 16;       // output positions of a block
+constexpr int kThreadsX = 32, kThreadsY = 8;  // each thread: kTileH / kThreadsY rows
 constexpr int kRowsH = kTileH + 2 * kRadius;  // rows of horizontal moments under a tile
 constexpr int kColsS = kTileW + 2 * kRadius;  // sample columns under a tile
 constexpr int kPlanes = 5;
 
+// The five moments of one window over values v(k) of the reference and
+// w(k) of the distorted line, taps [k_first, k_end) (all nine, unrolled,
+// where the window is inside the picture). Exact: integers below 2^53.
+template <class Ref, class Dis>
+__device__ __forceinline__ void window_moments(int k_first, int k_end, const Ref& ref, const Dis& dis, double (&m)[kPlanes])
+{
+    if (k_first == 0 && k_end == kTaps) {
+#pragma unroll
+        for (int k = 0; k < kTaps; ++k) {
+            const double s = ref(k), d = dis(k), t = tap(k);
+            m[0] += t * s;
+            m[1] += t * d;
+            m[2] += t * (s * s);
+            m[3] += t * (s * d);
+            m[4] += t * (d * d);
+        }
+        return;
+    }
+    for (int k = k_first; k < k_end; ++k) {
+        const double s = ref(k), d = dis(k), t = tap(k);
+        m[0] += t * s;
+        m[1] += t * d;
+        m[2] += t * (s * s);
+        m[3] += t * (s * d);
+        m[4] += t * (d * d);
+    }
+}
+
 template <class Sample>
-__global__ void __launch_bounds__(kTileW * kTileH)
+__global__ void __launch_bounds__(kThreadsX * kThreadsY)
     terms_kernel(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis, std::ptrdiff_t dis_stride,
                  int width, int height, int samplemax, double* terms)
 {
-    __shared__ double samples[2][kRowsH][kColsS];
+    __shared__ int samples[2][kRowsH][kColsS];
     __shared__ double moments[kPlanes][kRowsH][kTileW];
     const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
-    const int thread = ty * kTileW + tx;
+    const int thread = ty * kThreadsX + tx;
+    constexpr int kThreads = kThreadsX * kThreadsY;
     const int x0 = static_cast<int>(blockIdx.x) * kTileW, y0 = static_cast<int>(blockIdx.y) * kTileH;
 
     // The samples under the tile's windows (0 outside the picture: no tap
     // reads them).
-    for (int i = thread; i < kRowsH * kColsS; i += kTileW * kTileH) {
+    for (int i = thread; i < kRowsH * kColsS; i += kThreads) {
         const int r = i / kColsS, c = i % kColsS;
         const int y = y0 - kRadius + r, x = x0 - kRadius + c;
-        double a = 0, b = 0;
+        int a = 0, b = 0;
         if (y >= 0 && y < height && x >= 0 && x < width) {
             a = reinterpret_cast<const Sample*>(ref + y * ref_stride)[x];
             b = reinterpret_cast<const Sample*>(dis + y * dis_stride)[x];
@@ -55,36 +85,47 @@ __global__ void __launch_bounds__(kTileW * kTileH)
     __syncthreads();
 
     // Horizontal moments of the rows under the tile, at the tile's columns.
-    for (int i = thread; i < kRowsH * kTileW; i += kTileW * kTileH) {
-        const int r = i / kTileW, c = i % kTileW;
-        const int x = x0 + c;
-        double m[kPlanes] = {};
-        if (x < width) {
-            const int k_end = end_tap(x, width);
-            for (int k = first_tap(x); k < k_end; ++k) {
-                const double s = samples[0][r][c + k], d = samples[1][r][c + k], t = tap(k);
-                m[0] += t * s;
-                m[1] += t * d;
-                m[2] += t * (s * s);
-                m[3] += t * (s * d);
-                m[4] += t * (d * d);
-            }
+    {
+        const int c = tx, x = x0 + c;
+        const int k_first = first_tap(x), k_end = x < width ? end_tap(x, width) : k_first;
+        for (int r = ty; r < kRowsH; r += kThreadsY) {
+            double m[kPlanes] = {};
+            window_moments(
+                k_first, k_end, [&](int k) { return static_cast<double>(samples[0][r][c + k]); },
+                [&](int k) { return static_cast<double>(samples[1][r][c + k]); }, m);
+#pragma unroll
+            for (int p = 0; p < kPlanes; ++p) moments[p][r][c] = m[p];
         }
-        for (int p = 0; p < kPlanes; ++p) moments[p][r][c] = m[p];
     }
     __syncthreads();
 
-    // The vertical moments and the term of this thread's position.
-    const int x = x0 + tx, y = y0 + ty;
-    if (x >= width || y >= height) return;
-    double m[kPlanes] = {};
-    const int k_end = end_tap(y, height);
-    for (int k = first_tap(y); k < k_end; ++k) {
-        const double t = tap(k);
-        for (int p = 0; p < kPlanes; ++p) m[p] += t * moments[p][ty + k][tx];
+    // The vertical moments and the term of this thread's positions.
+    const int x = x0 + tx;
+    if (x >= width) return;
+    const double row_weight = static_cast<double>(tap_sum(x, width));
+#pragma unroll
+    for (int j = 0; j < kTileH / kThreadsY; ++j) {
+        const int ry = ty + j * kThreadsY, y = y0 + ry;
+        if (y >= height) return;
+        double m[kPlanes] = {};
+        const int k_first = first_tap(y), k_end = end_tap(y, height);
+        if (k_first == 0 && k_end == kTaps) {
+#pragma unroll
+            for (int k = 0; k < kTaps; ++k) {
+                const double t = tap(k);
+#pragma unroll
+                for (int p = 0; p < kPlanes; ++p) m[p] += t * moments[p][ry + k][tx];
+            }
+        } else {
+            for (int k = k_first; k < k_end; ++k) {
+                const double t = tap(k);
+#pragma unroll
+                for (int p = 0; p < kPlanes; ++p) m[p] += t * moments[p][ry + k][tx];
+            }
+        }
+        const double w = static_cast<double>(tap_sum(y, height)) * row_weight;
+        terms[static_cast<std::size_t>(y) * width + x] = ssim_term(m[0], m[1], m[2], m[3], m[4], w, samplemax);
     }
-    const double w = static_cast<double>(tap_sum(y, height)) * static_cast<double>(tap_sum(x, width));
-    terms[static_cast<std::size_t>(y) * width + x] = ssim_term(m[0], m[1], m[2], m[3], m[4], w, samplemax);
 }
 
 struct Terms {
@@ -121,7 +162,7 @@ public:
         if (!ref.width || !ref.height) return;
         const int samplemax = static_cast<int>((1u << frame.format.bitdepth) - 1);
         const dim3 grid(gpu::blocks_for(ref.width, kTileW), gpu::blocks_for(ref.height, kTileH));
-        const dim3 block(kTileW, kTileH);
+        const dim3 block(kThreadsX, kThreadsY);
         if (frame.format.bitdepth > 8)
             terms_kernel<std::uint16_t><<<grid, block, 0, stream>>>(ref.data, ref.stride, dis.data, dis.stride, width_,
                                                                     height_, samplemax, terms_.get());
