@@ -9,7 +9,8 @@
 //   xyb         per position: linear_rgb_to_xyb
 //   horizontal  one thread per row and channel: the five maps' recursive
 //               Gaussian along the row (iir_step, the CPU's block_step),
-//               products formed where they are read
+//               products formed where they are read; staged in shared
+//               memory so that stores are whole rows
 //   vertical    one thread per column and channel: the five maps down the
 //               column (iir_step, the CPU's vertical_step), and at each
 //               output row the six terms (ssim_term, edge_terms, quartic)
@@ -92,22 +93,46 @@ __device__ MapSums map_sums(const float* a, const float* b, int w, int left, int
     return {{la + ra, lb + rb, la * la + ra * ra, lb * lb + rb * rb, la * lb + ra * rb}};
 }
 
-// hor: per channel kMaps planes.
-__global__ void horizontal_kernel(const float* ref, const float* dis, int w, int h, float* hor)
+// hor: per channel kMaps planes. One thread per row, a block of kTile
+// consecutive rows; each tile of kTile columns is staged in shared memory
+// and stored a row at a time, so that the stores are whole rows of the
+// block (each thread's own row is a serial chain).
+constexpr int kTile = 32;
+__global__ void __launch_bounds__(kTile) horizontal_kernel(const float* ref, const float* dis, int w, int h,
+                                                           float* hor)
 {
-    const int y = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), c = static_cast<int>(blockIdx.y);
-    if (y >= h) return;
-    const std::size_t plane = static_cast<std::size_t>(w) * h, row = static_cast<std::size_t>(y) * w;
-    const float* a = ref + c * plane + row;
-    const float* b = dis + c * plane + row;
-    float* out = hor + static_cast<std::size_t>(c) * kMaps * plane + row;
+    __shared__ float tile[kMaps][kTile][kTile + 1];
+    const int r = static_cast<int>(threadIdx.x), y0 = static_cast<int>(blockIdx.x) * kTile, y = y0 + r;
+    const int c = static_cast<int>(blockIdx.y);
+    const bool active = y < h;
+    const std::size_t plane = static_cast<std::size_t>(w) * h;
+    const float* a = ref + c * plane + static_cast<std::size_t>(active ? y : 0) * w;
+    const float* b = dis + c * plane + static_cast<std::size_t>(active ? y : 0) * w;
+    float* out = hor + static_cast<std::size_t>(c) * kMaps * plane;
     IirState st[kMaps] = {};
-    for (int n = kBlurFirstStep; n < w; ++n) {
-        const MapSums sums = map_sums(a, b, w, blur_left(n), blur_right(n));
-        for (int m = 0; m < kMaps; ++m) {
-            const float o = iir_step(st[m], sums.s[m]);
-            if (n >= 0) out[m * plane + n] = o;
+    if (active) {
+        for (int n = kBlurFirstStep; n < 0; ++n) {
+            const MapSums sums = map_sums(a, b, w, blur_left(n), blur_right(n));
+            for (int m = 0; m < kMaps; ++m) (void)iir_step(st[m], sums.s[m]);
         }
+    }
+    for (int x0 = 0; x0 < w; x0 += kTile) {
+        const int cols = w - x0 < kTile ? w - x0 : kTile;
+        if (active) {
+            for (int j = 0; j < cols; ++j) {
+                const int n = x0 + j;
+                const MapSums sums = map_sums(a, b, w, blur_left(n), blur_right(n));
+                for (int m = 0; m < kMaps; ++m) tile[m][r][j] = iir_step(st[m], sums.s[m]);
+            }
+        }
+        __syncthreads();
+        for (int row = 0; row < kTile && y0 + row < h; ++row) {
+            if (r < cols) {
+                const std::size_t at = static_cast<std::size_t>(y0 + row) * w + x0 + r;
+                for (int m = 0; m < kMaps; ++m) out[m * plane + at] = tile[m][row][r];
+            }
+        }
+        __syncthreads();
     }
 }
 
@@ -227,7 +252,8 @@ public:
             gpu::check_launch("ssimulacra2 xyb_kernel");
             xyb_kernel<<<gpu::blocks_for(plane, kThreads), kThreads, 0, stream>>>(lin[cur][1], plane, xyb_dis);
             gpu::check_launch("ssimulacra2 xyb_kernel");
-            horizontal_kernel<<<dim3(gpu::blocks_for(h, 64), 3), 64, 0, stream>>>(xyb_ref, xyb_dis, w, h, hor_.get());
+            horizontal_kernel<<<dim3(gpu::blocks_for(h, kTile), 3), kTile, 0, stream>>>(xyb_ref, xyb_dis, w, h,
+                                                                                   hor_.get());
             gpu::check_launch("ssimulacra2 horizontal_kernel");
             vertical_kernel<<<dim3(gpu::blocks_for(w, 64), 3), 64, 0, stream>>>(hor_.get(), xyb_ref, xyb_dis, w, h,
                                                                                terms_.get());
