@@ -54,6 +54,9 @@ struct DecodeOptions {
     // libavcodec's decoding threads (0: its choice, one per core). The
     // decoded pictures are the same for any count.
     unsigned threads = 0;
+    // false: compressed files are refused as in a build without FFmpeg (the
+    // readers' fuzz targets, which are about twinvmaf's own parsing).
+    bool use_ffmpeg = true;
 };
 
 }  // namespace twinvmaf

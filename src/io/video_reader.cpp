@@ -74,24 +74,22 @@ std::unique_ptr<VideoReader> open_video(const std::string& path, const std::opti
         head.resize(kContainerSniffBytes);
         head.resize(kY4mMagicBytes + file.read_fully(head.data() + kY4mMagicBytes, head.size() - kY4mMagicBytes));
     }
+    const bool decoding = decodes_compressed_video() && decode.use_ffmpeg;
     if (const auto container = container_name(head)) {
 #if TWINVMAF_HAVE_FFMPEG
-        return open_decoded_video(std::move(file), std::move(head), decode);
-#else
-        throw Error(name + ": this is " + *container +
-                    " (compressed video in a container), and this twinvmaf was built without FFmpeg's "
-                    "libraries to decode it; decode it first, e.g. ffmpeg -i FILE -f yuv4mpegpipe - | twinvmaf -r - ...");
+        if (decoding) return open_decoded_video(std::move(file), std::move(head), decode);
 #endif
+        throw Error(name + ": this is " + *container + " (compressed video in a container), " +
+                    (decodes_compressed_video() ? "which this reader is set not to decode"
+                                                : "and this twinvmaf was built without FFmpeg's libraries to decode it") +
+                    "; decode it first, e.g. ffmpeg -i FILE -f yuv4mpegpipe - | twinvmaf -r - ...");
     }
     if (has_y4m_extension(path)) throw Error(name + ": .y4m file without YUV4MPEG2 header");
-#if !TWINVMAF_HAVE_FFMPEG
-    (void)decode;
-#endif
     if (!raw_format) {
         // No signature we know, and no raw geometry: whatever FFmpeg reads
         // as video (an H.264 or HEVC elementary stream, MXF, ...), unless
         // the name says raw YUV.
-        if (decodes_compressed_video() && !has_extension(path, ".yuv")) {
+        if (decoding && !has_extension(path, ".yuv")) {
 #if TWINVMAF_HAVE_FFMPEG
             try {
                 return open_decoded_video(std::move(file), std::move(head), decode);

@@ -12,6 +12,10 @@
 #include "io/video_reader.h"
 #include "twinvmaf/error.h"
 
+// Compressed files are refused, as before FFmpeg's decoding: the target is
+// twinvmaf's own parsing, not FFmpeg's demuxers.
+const twinvmaf::DecodeOptions kNoDecoding{.use_ffmpeg = false};
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     using namespace twinvmaf;
@@ -29,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::InputBytes file({reinterpret_cast<const char*>(data), size}, pipe);
     if (!pipe && file_size > size) file.resize(file_size);
     try {
-        auto reader = open_video(file.path(), format);
+        auto reader = open_video(file.path(), format, kNoDecoding);
         const std::size_t frame_bytes = reader->format().frame_bytes();
         reader->skip(skip);
         const auto left = reader->frames_left();

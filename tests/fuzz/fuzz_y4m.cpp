@@ -10,6 +10,10 @@
 #include "io/video_reader.h"
 #include "twinvmaf/error.h"
 
+// Compressed files are refused, as before FFmpeg's decoding: the target is
+// twinvmaf's own parsing, not FFmpeg's demuxers.
+const twinvmaf::DecodeOptions kNoDecoding{.use_ffmpeg = false};
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     using namespace twinvmaf;
@@ -19,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::optional<VideoFormat> flags;
     if (mode & 32) flags = VideoFormat{32, 18, ChromaFormat::k420, 8};
     try {
-        auto reader = open_video(file.path(), flags);
+        auto reader = open_video(file.path(), flags, kNoDecoding);
         if (mode & 2) reader->skip((mode >> 2) & 7);
         Picture picture;
         // A few frames are enough: every frame takes the same path.
