@@ -356,3 +356,12 @@ TEST(Ssimulacra2, SimdKernelsEqualTheReference)
     });
     EXPECT_FALSE(names.empty());
 }
+
+// Every size 1x1..33x33 (and the odd ones of test_support) in every chroma
+// format: scored, finite (the fork refuses none; under the debug preset's
+// sanitizers this also shows that no buffer is read outside).
+TEST(Ssimulacra2, EverySmallSizeIsScored)
+{
+    test::expect_finite_on_every_small_size("ssimulacra2", {}, {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444},
+                                            {8, 10});
+}
