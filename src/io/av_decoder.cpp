@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <utility>
 #include <vector>
@@ -229,9 +230,21 @@ void AvVideoDecoder::open(unsigned threads)
     // The decoder FFmpeg itself picks for the codec (libdav1d for AV1 in
     // Debian's build), so that the pictures are the ones `ffmpeg -i` gives.
     const AVCodec* codec = av.avcodec_find_decoder(parameters.codec_id);
-    if (!codec)
-        throw Error(path + ": this FFmpeg has no decoder for the video stream's codec (" +
-                    av.avcodec_get_name(parameters.codec_id) + ")");
+    if (!codec) {
+        std::string what = parameters.codec_id != AV_CODEC_ID_NONE ? av.avcodec_get_name(parameters.codec_id)
+                                                                    : "a codec FFmpeg does not know";
+        if (parameters.codec_tag) {
+            char tag[4 * 5 + 1] = {};  // "[255]" at most per byte
+            int used = 0;
+            for (int i = 0; i < 4; ++i) {
+                const auto c = static_cast<unsigned char>(parameters.codec_tag >> (8 * i));
+                used += std::snprintf(tag + used, sizeof tag - static_cast<std::size_t>(used),
+                                      c >= 0x20 && c < 0x7f ? "%c" : "[%u]", c);
+            }
+            what += std::string(", tag '") + tag + "'";
+        }
+        throw Error(path + ": this FFmpeg has no decoder for the video stream's codec (" + what + ")");
+    }
     context_ = av.avcodec_alloc_context3(codec);
     packet_ = av.av_packet_alloc();
     if (!context_ || !packet_) throw Error(path + ": out of memory for FFmpeg's decoder");

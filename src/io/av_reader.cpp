@@ -15,7 +15,7 @@ using av::Library;
 // The planar YUV layout twinvmaf scores (a raw .yuv frame's: three planes,
 // samples of 1 byte, or 2 little-endian bytes holding 10, 12 or 16 bits),
 // when `format` has it. yuvj420p and its kin (full-range JPEG) are laid out
-// as yuv420p and are taken as it.
+// as yuv420p and are taken as it (ffmpeg's Y4M output writes them as they are).
 std::optional<std::pair<ChromaFormat, unsigned>> planar_yuv(const Library& av, int format)
 {
     const AVPixFmtDescriptor* d = av.av_pix_fmt_desc_get(static_cast<AVPixelFormat>(format));
@@ -113,11 +113,17 @@ AvReader::AvReader(InputFile file, std::string head, const DecodeOptions& option
 
     VideoFormat format{source_width_, source_height_, ChromaFormat::k420, 8};
     const auto native = planar_yuv(av_, source_format_);
+    // The pixel format libswscale writes, if it runs: the source's own when
+    // only the size changes (yuvj420p stays full range, as in ffmpeg's scale
+    // filter), else the one asked for (from yuvj420p, --pix_fmt yuv420p
+    // converts the range, as ffmpeg -pix_fmt yuv420p does).
+    int out_format = source_format_;
     bool converted = false;
     if (options.convert_to) {
         format.chroma = options.convert_to->chroma;
         format.bitdepth = options.convert_to->bitdepth;
-        converted = !native || native->first != format.chroma || native->second != format.bitdepth;
+        out_format = av_format_of(format.chroma, format.bitdepth);
+        converted = source_format_ != out_format;
     } else if (native) {
         format.chroma = native->first;
         format.bitdepth = native->second;
@@ -139,7 +145,7 @@ AvReader::AvReader(InputFile file, std::string head, const DecodeOptions& option
         // so does a conversion alone (ffmpeg -pix_fmt).
         scale_flags_ = options.scale_flags ? options.scale_flags : kScaleBicubic;
         scaled_ = av::make_frame(path_);
-        scaled_->format = av_format_of(format.chroma, format.bitdepth);
+        scaled_->format = out_format;
         scaled_->width = static_cast<int>(format.width);
         scaled_->height = static_cast<int>(format.height);
         const int status = av_.av_frame_get_buffer(scaled_.get(), 0);

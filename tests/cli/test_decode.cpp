@@ -258,6 +258,17 @@ TEST_F(Decode, PixelFormatsAreConvertedOnlyWhenAsked)
     expect_cli_failure(dir_->path(), "-r " + q(ref) + " -d " + q(ten) + " -n --feature psnr",
                        "(yuv420p), " + ten.string() + " is 176x144 4:2:0 10-bit (yuv420p10le); give --pix_fmt yuv420p");
     expect_same_bytes(ref, ten, "json", ref_y4m, decoded(ten, "-pix_fmt yuv420p", ".yuv420p"), "--pix_fmt yuv420p");
+    // Full-range MJPEG (yuvj420p) is scored as decoded, scaled in its own
+    // format (as ffmpeg's scale filter keeps it), and converted to yuv420p
+    // (the range too) only when asked, as ffmpeg -pix_fmt yuv420p does.
+    const Clip jpeg{"jpeg.mkv", "-c:v mjpeg", "yuvj420p"};
+    const fs::path ja = high(jpeg), jb = low(jpeg);
+    const fs::path small = low(Clip{"jpeg_small.mkv", "-c:v mjpeg", "yuvj420p", 120, 96});
+    expect_same_bytes(ja, jb, "json", decoded(ja), decoded(jb));
+    expect_same_bytes(ja, small, "json", decoded(ja), decoded(small, "-vf scale=176:144:flags=bicubic", ".scaled"),
+                      "--scale bicubic");
+    expect_same_bytes(ja, jb, "json", decoded(ja, "-pix_fmt yuv420p", ".yuv420p"),
+                      decoded(jb, "-pix_fmt yuv420p", ".yuv420p"), "--pix_fmt yuv420p");
     // Both sides up to 4:4:4 16-bit.
     expect_same_bytes(ref, ten, "json", decoded(ref, "-pix_fmt yuv444p16le", ".444"),
                       decoded(ten, "-pix_fmt yuv444p16le", ".444"), "--pix_fmt yuv444p16le");
@@ -334,6 +345,12 @@ TEST_F(Decode, BadFilesFailInOneLine)
                                                         static_cast<unsigned char>(damaged[at + 2]) << 16);
     for (int i = 0; i < 4; ++i) damaged[at + 12 + i] = '\xff';
     refused("damaged.ivf", damaged, "...: decoding failed (vp9): Invalid data found when processing input");
+    // A codec FFmpeg encodes but cannot decode (A64 multicolour, in NUT:
+    // no container signature, so FFmpeg probes it).
+    const fs::path a64 = path("a64.nut");
+    ffmpeg("-f lavfi -i testsrc=size=320x200:rate=25:duration=0.2 -c:v a64multi -f nut " + q(a64));
+    expect_cli_failure(dir_->path(), "-r " + q(good) + " -d " + q(a64) + " -n --feature psnr",
+                       a64.string() + ": this FFmpeg has no decoder for the video stream's codec (");
     // Audio only.
     const fs::path audio = path("audio.mkv");
     ffmpeg("-f lavfi -i sine=duration=0.2 -c:a pcm_s16le " + q(audio));
