@@ -12,6 +12,9 @@ namespace {
 
 using av::Library;
 
+// decode_options.cpp's table holds libswscale's SWS_* values without its header.
+static_assert(kScaleBicubic == SWS_BICUBIC);
+
 // The planar YUV layout twinvmaf scores (a raw .yuv frame's: three planes,
 // samples of 1 byte, or 2 little-endian bytes holding 10, 12 or 16 bits),
 // when `format` has it. yuvj420p and its kin (full-range JPEG) are laid out
