@@ -455,6 +455,22 @@ TEST(GpuTwins, TemporalTwinEqualsCpuWithSubsample)
     }
 }
 
+// motion_v2 runs only on the frames written (the fork's framework), each
+// against the frame before it, which the engine keeps on the device.
+TEST(GpuTwins, MotionV2EqualsCpuWithSubsample)
+{
+    REQUIRE_GPU();
+    if (!twin_exists("motion_v2", gpu_backend())) GTEST_SKIP() << "no motion_v2 twin";
+    const fs::path fixture = fixtures_dir() / "vtest_576x324_420p8";
+    const VideoFormat format{576, 324, ChromaFormat::k420, 8};
+    for (unsigned subsample : {2u, 3u}) {
+        const OptionList options{{"motion_moving_average", "true"}};
+        const ScoredRun cpu = score(fixture / "ref.yuv", fixture / "dis.yuv", format, "motion_v2", options, Backend::kCpu, subsample);
+        const ScoredRun gpu = score(fixture / "ref.yuv", fixture / "dis.yuv", format, "motion_v2", options, gpu_backend(), subsample);
+        expect_identical(cpu.collector, gpu.collector, "motion_v2 subsample " + std::to_string(subsample));
+    }
+}
+
 // DESIGN.md §3: per frame two uploads (ref, dis), one readback, one host
 // wait; and the frames are collected in order with --subsample.
 TEST(GpuTwins, OneReadbackAndOneWaitPerFrame)

@@ -89,6 +89,7 @@ void MotionV2Extractor::init(const VideoFormat& format)
                     "too); use the motion feature for the five-frame window");
     format_ = format;
     sad_scores_.clear();
+    indices_.clear();
 }
 
 void MotionV2Extractor::collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out)
@@ -101,6 +102,7 @@ void MotionV2Extractor::collect(std::uint64_t index, const FrameScores& scores, 
         score = nf_min(sad / 256. / pixels * settings_.fps_weight, settings_.max_val);
     }
     sad_scores_.push_back(score);
+    indices_.push_back(index);
     out.write(0, index, score);
 }
 
@@ -115,7 +117,9 @@ double MotionV2Extractor::blend_and_clip(double motion) const
 void MotionV2Extractor::flush(Collector& collector)
 {
     const std::vector<double>& sad = sad_scores_;
-    const std::size_t frames = sad.size();
+    // The fork's count: frames 0, 1, 2, ... as long as each has a sad.
+    std::size_t frames = 0;
+    while (frames < indices_.size() && indices_[frames] == frames) ++frames;
     if (frames == 0) return;
     const std::size_t motion2_id = collector.id(names_[1]);
     const std::size_t motion3_id = collector.id(names_[2]);

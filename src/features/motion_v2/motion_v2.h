@@ -18,7 +18,10 @@
 //   * motion2 of frame i is min(sad[i], sad[i + 1]) for every frame but the
 //     last (frame 0 included, whose sad is 0), the last keeps its own sad;
 //     motion3 as motion's (blend, clip, optional 2-frame moving average; frame
-//     0 takes frame 1's blended sad).
+//     0 takes frame 1's blended sad);
+//   * the fork's flush() counts the frames 0, 1, 2, ... that have a sad and
+//     stops at the first without: with --subsample N > 1 that is frame 0
+//     alone, so motion2 and motion3 are written for frame 0 only (both 0).
 #pragma once
 
 #include <cstdint>
@@ -60,9 +63,10 @@ public:
     std::vector<std::string> output_names() const override { return names_; }
     int planes_read() const override { return 1; }
     unsigned history() const override { return settings_.force_zero ? 0u : 1u; }
-    // The fork's VMAF_FEATURE_EXTRACTOR_PREV_REF: every frame is extracted,
-    // even with --subsample.
-    bool every_frame() const override { return true; }
+    // Unlike Netflix's motion, the fork's framework extracts motion_v2 only on
+    // the frames it writes (--subsample), each against the frame before it
+    // (history()); see flush() for what that does to motion2 / motion3.
+    bool every_frame() const override { return false; }
     // Expects integer 0 = the frame's SAD (0 on frame 0 and with force_zero).
     void collect(std::uint64_t index, const FrameScores& scores, SlotWriter& out) override;
     void flush(Collector& collector) override;
@@ -76,7 +80,8 @@ private:
     Settings settings_;
     std::vector<std::string> names_;
     VideoFormat format_{};
-    std::vector<double> sad_scores_;
+    std::vector<double> sad_scores_;       // per collected frame, in frame order
+    std::vector<std::uint64_t> indices_;   // their frame numbers
 };
 
 // The CPU reference: motion's CPU SAD (motion::MotionCpu, scalar or SIMD
