@@ -23,8 +23,8 @@ every number as the fork printed it (%.17g; null for none). A fixture the fork
 does not score is one line:
     <fixture> refused <exit status> <the fork's first error line>
 
---sweep: the same runs on small synthetic clips instead (SWEEP_SIZES x
-SWEEP_BITS, 4:2:0, SWEEP_FRAMES frames, made here in a temporary folder):
+--sweep: the same runs on small synthetic clips instead (sweep_sizes() at
+each of SWEEP_BITS, 4:2:0, SWEEP_FRAMES frames, made here in a temporary folder):
 luma from splitmix64 (sweep_luma(); tests/unit/test_fork_golden.cpp makes
 the same pictures), chroma mid-grey, chroma planes ceil(w/2) x ceil(h/2) (the
 fork's reader). Writes tests/data/fork_goldens/sweep_<run>.txt with lines
@@ -90,8 +90,18 @@ def run_fixture(cli, fixture, args, tmp):
 
 
 SWEEP_EDGES = [1, 2, 3, 4, 5, 8, 9, 10, 16, 17, 33]
-SWEEP_SIZES = sorted({(w, h) for w in SWEEP_EDGES for h in SWEEP_EDGES} | {(65, 3), (3, 65), (129, 17), (40, 40)})
+SWEEP_EXTRA = {(65, 3), (3, 65), (129, 17), (40, 40)}
 SWEEP_BITS = [8, 10, 12, 16]
+
+
+def sweep_sizes(bitdepth):
+    """8-bit: every W x H up to 40x40 (tools/size_sweep.py's full grid);
+    deeper: the edge sizes crossed; both with SWEEP_EXTRA."""
+    if bitdepth == 8:
+        grid = {(w, h) for w in range(1, 41) for h in range(1, 41)}
+    else:
+        grid = {(w, h) for w in SWEEP_EDGES for h in SWEEP_EDGES}
+    return sorted(grid | SWEEP_EXTRA)
 SWEEP_FRAMES = 3
 # --valgrind: the sizes and bit depths run under memcheck (a subset: memcheck
 # is slow).
@@ -152,8 +162,8 @@ def sweep(cli, chosen, all_runs, valgrind):
         tmp = pathlib.Path(t)
         for run in chosen:
             lines = []
-            for (w, h) in (VALGRIND_SIZES if valgrind else SWEEP_SIZES):
-                for bitdepth in (VALGRIND_BITS if valgrind else SWEEP_BITS):
+            for bitdepth in (VALGRIND_BITS if valgrind else SWEEP_BITS):
+                for (w, h) in (VALGRIND_SIZES if valgrind else sweep_sizes(bitdepth)):
                     ref, dis = sweep_clip(tmp, w, h, bitdepth)
                     base = [cli, "-r", str(ref), "-d", str(dis), "-w", str(w), "-h", str(h), "-p", "420",
                             "-b", str(bitdepth), "--threads", "1", *all_runs[run], "--precision", "max"]

@@ -240,6 +240,28 @@ bool fork_undefined(const std::string& feature, unsigned bitdepth)
     return false;
 }
 
+// A sweep file's lines by clip ("WxH bitdepth" -> the rest of each line),
+// read once per run.
+const std::vector<std::string>& sweep_lines(const std::string& run, const std::string& where)
+{
+    static std::map<std::string, std::map<std::string, std::vector<std::string>>> files;
+    auto it = files.find(run);
+    if (it == files.end()) {
+        std::map<std::string, std::vector<std::string>> by_clip;
+        std::istringstream in(read_file(kData / ("sweep_" + run + ".txt")));
+        std::string line;
+        while (std::getline(in, line)) {
+            const std::size_t first = line.find(' '), second = line.find(' ', first + 1);
+            if (second == std::string::npos) continue;
+            by_clip[line.substr(0, second)].push_back(line.substr(second + 1));
+        }
+        it = files.emplace(run, std::move(by_clip)).first;
+    }
+    static const std::vector<std::string> none;
+    const auto clip = it->second.find(where);
+    return clip == it->second.end() ? none : clip->second;
+}
+
 using SweepCase = std::tuple<std::string, std::string>;  // run, "WxH bitdepth"
 
 std::vector<SweepCase> sweep_cases()
@@ -269,11 +291,8 @@ TEST_P(ForkSweep, MatchesTheForkAtFullPrecision)
     // The fork's lines for this clip.
     std::vector<std::pair<std::string, std::vector<std::string>>> golden;
     bool refused = false;
-    std::istringstream in(read_file(kData / ("sweep_" + run + ".txt")));
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind(where + " ", 0) != 0) continue;
-        std::istringstream words(line.substr(where.size() + 1));
+    for (const std::string& line : sweep_lines(run, where)) {
+        std::istringstream words(line);
         std::string key, value;
         words >> key;
         if (key == "refused") {
