@@ -79,7 +79,7 @@ struct Inputs {
     std::uint64_t skip_ref = 0;   // frames dropped at the start of each input
     std::uint64_t skip_dist = 0;
     // ---- compressed inputs only (Y4M and raw input ignore these) ----------
-    // The N-th video stream of the file (0-based, as ffmpeg's -map 0:v:N);
+    // The N-th video stream of the file (0-based, as ffmpeg's -map 0:V:N);
     // nullopt: the first.
     std::optional<unsigned> reference_stream;
     std::optional<unsigned> distorted_stream;

@@ -218,7 +218,7 @@ class Session:
         bitdepth; compressed video such as .mp4, .mkv, .webm, .ivf is decoded
         with FFmpeg's libraries, every frame in presentation order).
         For compressed files: ref_stream / dist_stream pick the N-th video
-        stream (as ffmpeg's -map 0:v:N; default the first); scale names the
+        stream (as ffmpeg's -map 0:V:N; default the first); scale names the
         libswscale filter ("bicubic", "lanczos", ...) that scales a distorted
         of another size to the reference's; pix_fmt ("yuv420p", ...)
         converts pictures of another pixel format (the CLI's --ref_stream,

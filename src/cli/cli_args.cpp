@@ -305,7 +305,7 @@ Input:
 Compressed input (decoded with FFmpeg's libraries, every frame in
 presentation order, no frame-rate conversion; Y4M and .yuv are read as they are):
  --ref_stream $unsigned:      the N-th video stream of the reference (0-based,
-                              as ffmpeg's -map 0:v:N; default: the first)
+                              as ffmpeg's -map 0:V:N; default: the first)
  --dist_stream $unsigned:     the same for the distorted
  --scale $filter:             scale a distorted of another size to the
                               reference's with this libswscale filter (bicubic,

@@ -39,7 +39,7 @@ unsigned parse_scale_flags(const std::string& text, const std::string& option);
 inline constexpr unsigned kScaleBicubic = 4;
 
 struct DecodeOptions {
-    // The N-th video stream of the file (0-based, as ffmpeg's -map 0:v:N);
+    // The N-th video stream of the file (0-based, as ffmpeg's -map 0:V:N);
     // nullopt: the first.
     std::optional<unsigned> stream;
     std::string stream_option = "--ref_stream";  // names it in messages

@@ -5,7 +5,7 @@
 // HEVC, VP9, AV1 by libaom and SVT-AV1), 8 to 12 bits, 4:2:0/4:2:2/4:4:4,
 // odd sizes, B-frames, in MP4, MKV, WebM and IVF; --scale against ffmpeg's
 // scale filter, --pix_fmt against ffmpeg -pix_fmt, stream selection
-// against -map 0:v:N; and bad files refused in one line.
+// against -map 0:V:N; and bad files refused in one line.
 //
 // The clips are made here, by ffmpeg, from its testsrc2 source: 12 frames
 // of at most 176x144, with fast presets (about 25 s on two cores in all).
@@ -276,13 +276,13 @@ TEST_F(Decode, PixelFormatsAreConvertedOnlyWhenAsked)
 
 TEST_F(Decode, StreamsAreChosenByNumber)
 {
-    // Two video streams (and audio first): -map 0:v:N's pictures.
+    // Two video streams (and audio first): -map 0:V:N's pictures.
     const fs::path two = path("two.mkv");
     ffmpeg("-f lavfi -i sine=duration=0.32 -f lavfi -i testsrc2=size=96x64:rate=25:duration=0.32 -f lavfi -i "
            "testsrc=size=96x64:rate=25:duration=0.32 -map 0:a -map 1:v -map 2:v -c:a pcm_s16le -c:v libx264 "
            "-preset ultrafast -pix_fmt yuv420p " + q(two));
-    const fs::path first = decoded(two, "-map 0:v:0", ".v0");
-    const fs::path second = decoded(two, "-map 0:v:1", ".v1");
+    const fs::path first = decoded(two, "-map 0:V:0", ".v0");
+    const fs::path second = decoded(two, "-map 0:V:1", ".v1");
     expect_same_bytes(two, two, "json", first, second, "--dist_stream 1");
     expect_same_bytes(two, two, "json", second, first, "--ref_stream 1 --dist_stream 0");
     expect_cli_failure(dir_->path(), "-r " + q(two) + " -d " + q(two) + " -n --feature psnr --dist_stream 2",
