@@ -249,6 +249,16 @@ TEST_F(Decode, ScaleIsFfmpegsScaleFilter)
     expect_same_bytes(ref, wide, "json", ref_y4m,
                       decoded(wide, "-vf scale=176:144:flags=lanczos -pix_fmt yuv420p", ".lanczos"),
                       "--scale lanczos --pix_fmt yuv420p");
+    // Down from 352x288 (spline), up from an odd 99x57 VP9 (bicubic); and
+    // of the same size nothing is scaled.
+    const fs::path big = low(Clip{"big.mkv", "-c:v libx264 -preset ultrafast", "yuv420p", 352, 288});
+    expect_same_bytes(ref, big, "json", ref_y4m, decoded(big, "-vf scale=176:144:flags=spline", ".spline"),
+                      "--scale spline");
+    const fs::path odd = low(Clip{"odd.webm", "-c:v libvpx-vp9 -deadline realtime -cpu-used 8", "yuv420p", 99, 57});
+    expect_same_bytes(ref, odd, "json", ref_y4m, decoded(odd, "-vf scale=176:144:flags=bicubic", ".bicubic"),
+                      "--scale bicubic");
+    const fs::path same = low(ref_clip);
+    expect_same_bytes(ref, same, "json", ref_y4m, decoded(same), "--scale lanczos");
     expect_cli_failure(dir_->path(), "-r " + q(ref) + " -d " + q(small) + " -n --feature psnr --scale cubic",
                        "--scale cubic: unknown libswscale flag \"cubic\"");
 }
