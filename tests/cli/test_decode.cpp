@@ -2,8 +2,9 @@
 // what it scores on the same pair decoded first by Debian's ffmpeg
 // (`ffmpeg -i x -f yuv4mpegpipe`): byte-identical JSON and XML at
 // --precision max (fps aside), for every codec Debian encodes (H.264,
-// HEVC, VP9, AV1 by libaom and SVT-AV1), 8 to 12 bits, 4:2:0/4:2:2/4:4:4,
-// odd sizes, B-frames, in MP4, MKV, WebM and IVF; --scale against ffmpeg's
+// HEVC, VP9, AV1 by libaom and SVT-AV1; MPEG-4, MPEG-2, Theora, ProRes), 8 to
+// 12 bits, 4:2:0/4:2:2/4:4:4, odd sizes, B-frames, in MP4, MKV, WebM, IVF,
+// AVI, MPEG-TS, Ogg and MOV; --scale against ffmpeg's
 // scale filter, --pix_fmt against ffmpeg -pix_fmt, stream selection
 // against -map 0:V:N; and bad files refused in one line.
 //
@@ -120,6 +121,11 @@ std::vector<Clip> clips()
         {"av1_aom_444.mkv", aom, "yuv444p"},
         {"av1_aom_odd.ivf", aom, "yuv420p", 99, 57},
         {"av1_svt_10.mp4", svt, "yuv420p10le"},
+        // Other codecs and containers FFmpeg reads.
+        {"mpeg4.avi", "-c:v mpeg4", "yuv420p"},
+        {"mpeg2.ts", "-c:v mpeg2video", "yuv420p"},
+        {"theora.ogv", "-c:v libtheora", "yuv420p"},
+        {"prores_422_10.mov", "-c:v prores_ks", "yuv422p10le"},
     };
 }
 
