@@ -41,8 +41,8 @@ protected:
     {
         const fs::path f = fixtures_dir();
         if (!fs::exists(f / "vtest_576x324_420p8" / "ref.yuv")) GTEST_SKIP() << "no fixtures at " << f;
-        write_file(dir / "ref.y4m", y4m(48, 32, 4, 1));
-        write_file(dir / "dis.y4m", y4m(48, 32, 4, 2));
+        write_file(dir / "ref.y4m", y4m(48, 34, 4, 1));
+        write_file(dir / "dis.y4m", y4m(48, 34, 4, 2));
         auto raw = [&](const std::string& fixture, const std::string& geometry, const std::string& out) {
             const std::string ref = shell_quote((f / fixture / "ref.yuv").string());
             const std::string dis = shell_quote((f / fixture / "dis.yuv").string());
@@ -51,7 +51,7 @@ protected:
         };
         entries = {
             raw("vtest_576x324_420p8", "width=576 height=324 pixel_format=420 bitdepth=8", "vtest.json"),
-            raw("noise_17x17_420p10", "w=17 h=17 p=420 b=10", "noise.json"),
+            raw("noise_33x33_420p10", "w=33 h=33 p=420 b=10", "noise.json"),
             Entry{shell_quote((dir / "missing.yuv").string()) + " " + shell_quote((dir / "dis.y4m").string()) +
                       " output=" + shell_quote((dir / "missing.json").string()),
                   "", dir / "missing.json"},

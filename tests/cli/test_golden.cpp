@@ -319,28 +319,28 @@ INSTANTIATE_TEST_SUITE_P(AllFixtures, GoldenModelFeature, testing::ValuesIn(mode
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GoldenModelFeature);
 
 // ciede on the odd-sized fixtures where valgrind flags Netflix's read past
-// its picture (chroma row h >> 1 of V): no reference, but Netflix's stored
-// output there equals our definition of that read (0, as if its allocation
-// went on zeroed), so any change to it shows here. noise_257x145, where
-// Netflix's two runs differed, has no stored output.
-TEST(GoldenWithoutReference, CiedeEqualsNetflixsStoredRunsOnOddSizes)
+// its picture (chroma row h >> 1 of V; all of them 4:2:0 with an odd
+// height): no reference, and at other odd heights Netflix's values change
+// from run to run (tools/size_sweep.py), so twinvmaf refuses them clearly.
+TEST(GoldenWithoutReference, CiedeRefusesTheOddHeightsNetflixReadsPast)
 {
-    int compared = 0;
+    int refused = 0;
     for (const std::string& fixture : fixture_names()) {
         const fs::path dir = fixtures_dir() / fixture;
-        if (!fs::exists(dir / "golden" / "ciede.json") || !fs::exists(dir / "golden_caveats.json")) continue;
+        if (!fs::exists(dir / "golden_caveats.json")) continue;
         if (!nlohmann::json::parse(read_file(dir / "golden_caveats.json")).contains("ciede")) continue;
         TempDir tmp;
         const fs::path out = tmp / "out.json";
         std::ostringstream args;
         args << input_args(dir) << " --threads 1 --no_prediction --feature ciede --json --precision max -o " << shell_quote(out);
         const auto result = run_cli(args.str());
-        ASSERT_EQ(result.exit_code, 0) << args.str() << "\n" << result.stderr_text;
-        EXPECT_EQ(without_version_and_fps(read_file(out)), without_version_and_fps(read_file(dir / "golden" / "ciede.json")))
-            << fixture;
-        ++compared;
+        EXPECT_NE(result.exit_code, 0) << fixture;
+        EXPECT_EQ(result.stderr_text.rfind("twinvmaf: error: ciede: frame ", 0), 0u) << result.stderr_text;
+        EXPECT_NE(result.stderr_text.find("has an odd height"), std::string::npos) << result.stderr_text;
+        EXPECT_FALSE(fs::exists(out)) << fixture;
+        ++refused;
     }
-    if (compared == 0) GTEST_SKIP() << "no fixture with a flagged ciede golden";
+    if (refused == 0) GTEST_SKIP() << "no fixture with a flagged ciede golden";
 }
 
 TEST(GoldenFixtures, ArePresent)

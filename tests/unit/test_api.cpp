@@ -141,7 +141,7 @@ TEST(Api, OneEngineManySessionsSameBytes)
 {
     TempDir dir;
     const Pair a = make_pair(dir, kFormat, 3, 7);
-    const VideoFormat other{33, 17, ChromaFormat::k444, 10};
+    const VideoFormat other{33, 35, ChromaFormat::k444, 10};
     TempDir dir2;
     const Pair b = make_pair(dir2, other, 2, 9);
 

@@ -340,7 +340,7 @@ TEST(Ciede, CachedExtractorEqualsThePlainSum)
 {
     std::mt19937 rng(11);
     for (unsigned bitdepth : {8u, 10u}) {
-        const VideoFormat format{67, 45, ChromaFormat::k420, bitdepth};
+        const VideoFormat format{67, 46, ChromaFormat::k420, bitdepth};
         Picture ref(format), dis(format);
         std::uniform_int_distribution<unsigned> level(0, 5), coin(0, 3);
         for (int plane = 0; plane < 3; ++plane) {

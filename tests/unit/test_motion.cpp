@@ -132,13 +132,11 @@ INSTANTIATE_TEST_SUITE_P(Formats, MotionRandom,
                                          VideoFormat{16, 16, ChromaFormat::k444, 12},
                                          VideoFormat{7, 5, ChromaFormat::k420, 16},
                                          VideoFormat{301, 7, ChromaFormat::k420, 16},
+                                         // The smallest size scored (below 3 samples
+                                         // Netflix reads outside its picture: refused).
                                          VideoFormat{3, 3, ChromaFormat::k420, 8},
-                                         // Below 3 samples Netflix reads outside its
-                                         // picture; ours reflects again (motion_math.h).
-                                         VideoFormat{1, 1, ChromaFormat::k420, 8},
-                                         VideoFormat{2, 2, ChromaFormat::k420, 10},
-                                         VideoFormat{1, 9, ChromaFormat::k444, 8},
-                                         VideoFormat{9, 2, ChromaFormat::k422, 12}));
+                                         VideoFormat{3, 9, ChromaFormat::k444, 8},
+                                         VideoFormat{9, 3, ChromaFormat::k422, 12}));
 
 TEST(Motion, Motion2IsTheSmallerOfThisAndTheNextFrame)
 {
@@ -262,18 +260,34 @@ TEST(Motion, OptionsHaveNetflixRanges)
 }
 
 // Every frame size from 1x1 to 33x33 and a few odd ones, in every chroma
-// format and bit depth: motion never refuses (nor does Netflix), and every
-// value it writes is finite. Under the sanitizer build this also shows that
-// no size reads outside a picture.
-TEST(Motion, EverySmallAndOddSizeGivesFiniteScores)
+// format and bit depth: a side under 3 is refused (Netflix's blur reads
+// outside its picture there) unless motion_force_zero, which scores every
+// size; every value written is finite. Under the sanitizer build this also
+// shows that no size reads outside a picture.
+TEST(Motion, EverySmallAndOddSizeRefusesOrGivesFiniteScores)
 {
-    std::vector<std::pair<unsigned, unsigned>> sizes = {{257, 145}, {19, 23}, {35, 1}, {1, 40}};
+    std::vector<std::pair<unsigned, unsigned>> sizes = {{257, 145}, {19, 23}, {35, 1}, {1, 40}, {3, 40}, {40, 3}};
     for (unsigned w = 1; w <= 33; ++w)
         for (unsigned h = 1; h <= 33; ++h) sizes.emplace_back(w, h);
     for (const auto& [w, h] : sizes)
         for (ChromaFormat chroma : {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444})
             for (unsigned bits : {8u, 10u, 12u, 16u}) {
                 const VideoFormat format{w, h, chroma, bits};
+                if (w < 3 || h < 3) {
+                    try {
+                        run_motion({}, random_frames(format, {1, 2}));
+                        ADD_FAILURE() << format.describe() << " was scored";
+                    } catch (const Error& e) {
+                        EXPECT_NE(std::string(e.what()).find("motion: frame " + std::to_string(w) + "x" +
+                                                             std::to_string(h) + " is too small"),
+                                  std::string::npos)
+                            << e.what();
+                    }
+                    const Collector zero = run_motion({{"motion_force_zero", "true"}}, random_frames(format, {1, 2}));
+                    for (const auto& s : zero.series())
+                        for (double v : s.values) ASSERT_EQ(v, 0.0) << format.describe() << " " << s.name;
+                    continue;
+                }
                 const Collector c =
                     run_motion({{"motion_five_frame_window", "true"}}, random_frames(format, {1, 2, 3}));
                 ASSERT_EQ(c.series().size(), 3u);

@@ -105,6 +105,18 @@ void AdmExtractor::init(const VideoFormat& format)
                     "; the integer ADM needs at least 3240 (3.0 * 1080): its 16-bit pipeline cannot handle a "
                     "lower angular frequency");
     }
+    // Netflix's wavelet reads row / column -1 of a scale's input of 3 or 4
+    // samples and row 2 of one of 2, and its masking window reads past a
+    // band 1 sample wide: on every frame with a side of 32 or less (scale
+    // 3's input is then 4 samples or fewer) it reads outside its buffers or
+    // crashes (valgrind on 17x17, 32x32, 32x40, 40x32; 33x33, 33x40, 40x33
+    // are clean), so there is no reference.
+    if (format.width < kMinFrameSize || format.height < kMinFrameSize) {
+        throw Error("adm: frame " + std::to_string(format.width) + "x" + std::to_string(format.height) +
+                    " is too small; the integer ADM needs at least " + std::to_string(kMinFrameSize) + "x" +
+                    std::to_string(kMinFrameSize) +
+                    " (below that Netflix's wavelet and masking read outside its buffers)");
+    }
     format_ = format;
     params_ = FrameParams{};
     params_.bitdepth = static_cast<int>(format.bitdepth);

@@ -18,6 +18,10 @@
 
 namespace twinvmaf::adm {
 
+// The smallest width and height Netflix's integer ADM has a reference for:
+// every scale's input then has 5 samples or more (init()).
+inline constexpr unsigned kMinFrameSize = 33;
+
 const std::vector<OptionSpec>& option_specs();
 
 struct Settings {

@@ -15,6 +15,16 @@ void CiedeExtractor::init(const VideoFormat& format)
         throw Error("ciede: frame " + format.describe() + " has an empty chroma plane (" +
                     std::to_string(format.plane_width(1)) + "x" + std::to_string(format.plane_height(1)) +
                     "); ciede needs chroma samples");
+    // Netflix upsamples 4:2:0 chroma by reading chroma row y / 2 for luma row
+    // y: at an odd height the last luma row reads row h / 2, one past the
+    // plane (past the end of its picture for V: valgrind "Invalid read" on
+    // 3x3, 6x5, 17x17, 33x33, 40x39, 97x55, ...; even heights are clean), so
+    // there is no reference.
+    if (format.chroma == ChromaFormat::k420 && format.height % 2 != 0)
+        throw Error("ciede: frame " + format.describe() + " has an odd height: its last row needs chroma row " +
+                    std::to_string(format.height / 2) +
+                    ", one past the plane (Netflix reads outside its picture there); ciede needs an even height in "
+                    "4:2:0");
     format_ = format;
 }
 

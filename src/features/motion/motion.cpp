@@ -1,6 +1,7 @@
 #include "features/motion/motion.h"
 
 #include "core/feature_names.h"
+#include "twinvmaf/error.h"
 
 namespace twinvmaf::motion {
 
@@ -69,7 +70,15 @@ MotionExtractor::MotionExtractor(const Settings& settings, const OptionValues& v
 
 void MotionExtractor::init(const VideoFormat& format)
 {
-    // Netflix scores any size; see motion_math.h for planes under 3 samples.
+    // Netflix's 5-tap blur mirrors once (-1 -> 1, -2 -> 2): from 3 samples on
+    // it stays inside the picture; under 3 it reads outside its buffer
+    // (valgrind: "Invalid read" on 1x8, 2x8, 8x1, 8x2, 2x2), so there is no
+    // reference. motion_force_zero blurs nothing and scores every size.
+    if (!settings_.force_zero && (format.width < kMinFrameSize || format.height < kMinFrameSize)) {
+        throw Error("motion: frame " + std::to_string(format.width) + "x" + std::to_string(format.height) +
+                    " is too small; its 5-tap blur needs at least " + std::to_string(kMinFrameSize) + "x" +
+                    std::to_string(kMinFrameSize) + " (Netflix reads outside its picture below that)");
+    }
     format_ = format;
     sad_scores_.clear();
 }

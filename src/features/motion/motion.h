@@ -25,6 +25,9 @@ namespace twinvmaf::motion {
 
 const std::vector<OptionSpec>& option_specs();
 
+// The smallest width and height the blur has a reference for (init()).
+inline constexpr unsigned kMinFrameSize = 3;
+
 struct Settings {
     bool force_zero = false;
     double blend_factor = 1.0;

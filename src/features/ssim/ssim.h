@@ -112,7 +112,8 @@ class FloatSsimExtractor : public SsimExtractorBase {
 public:
     using SsimExtractorBase::SsimExtractorBase;
 
-    // Refuses a picture whose (decimated) size is below the 11x11 window.
+    // Refuses a decimated picture below the 11x11 window (an undecimated one
+    // gives Netflix's empty-map means).
     void init(const VideoFormat& format) override;
     std::vector<std::string> output_names() const override;
     // Expects slots 0..3: the means of l*c*s, l, c, s (SsimMeans).

@@ -24,6 +24,9 @@ SsimSums ssim_sums(const float* ref, const float* dis, int width, int height, Ss
 {
     const Kernels& kernels = work.kernels;
     const int map_w = map_size(width), map_h = map_size(height);
+    // No window fits (a side under 11): Netflix's sums stay 0, and means()
+    // divides them by its map size as Netflix does (+0, -0 or NaN).
+    if (map_w <= 0 || map_h <= 0) return SsimSums{};
     const std::size_t row = static_cast<std::size_t>(map_w);
     work.horizontal.resize(kMaps * kWindow * row);
     work.moments.resize(kMaps * row);
