@@ -154,8 +154,8 @@ check default_raw_features megamind_720x528_420p8 raw "feature=name=psnr|name=fl
 check v1_model_raw megamind_720x528_420p8 raw "model=version=vmaf_v1.0.16_3d0h" "--model version=vmaf_v1.0.16_3d0h"
 check v1_model_y4m_444 cup_640x480_444p8 y4m "model=version=vmaf_v1.0.16_3d0h:n_threads=2" \
   "--model version=vmaf_v1.0.16_3d0h --threads 2"
-check options_odd_size noise_257x145_420p8 raw "'feature=name=psnr\:enable_chroma=false|name=ciede':n_subsample=2" \
-  "--feature psnr=enable_chroma=false --feature ciede --subsample 2"
+check options_odd_size noise_257x145_420p8 raw "'feature=name=psnr\:enable_chroma=false|name=psnr_hvs':n_subsample=2" \
+  "--feature psnr=enable_chroma=false --feature psnr_hvs --subsample 2"
 check two_models_1080p checker_1920x1080_420p8 y4m "'model=version=vmaf_float_v0.6.1|version=vmaf_v0.6.1neg\:name=neg'" \
   "--model version=vmaf_float_v0.6.1 --model version=vmaf_v0.6.1neg:name=neg" vmaf,neg
 

@@ -1,20 +1,13 @@
-// float_adm on frames under 17 samples against Netflix, and the rule that
-// decides which of them we score (float_adm_arena.h).
-//
-// tests/data/size_sweep/float_adm_netflix.txt holds Netflix's values (libvmaf
-// 3.2.0, its vmaf CLI, %.17g) for clips that tools/float_adm_size_sweep.py
-// makes from splitmix64 (its README: the commands); frame_luma() below makes
-// the same luma planes. The data file is found beside this source file
-// (__FILE__), so the test needs no build setting.
+// float_adm on frames under 17 samples: the rule that decides which of them
+// we score (float_adm_arena.h), and Netflix's buffer layout against the
+// default path. Netflix's values on every size up to 40x40 and every option
+// set are in tests/data/size_sweep/netflix.txt (tests/unit/test_size_sweep.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -30,78 +23,6 @@ using namespace twinvmaf::float_adm;
 
 namespace {
 
-std::uint64_t splitmix64(std::uint64_t& state)
-{
-    state += 0x9E3779B97F4A7C15u;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
-// The sweep's clip_luma(): ref uniform in [0, max], dis = ref + uniform
-// noise in [-24, 24] << (bitdepth - 8), clipped; chroma at mid-grey.
-std::pair<Picture, Picture> frame_pair(const VideoFormat& format, unsigned frame)
-{
-    const unsigned max = format.max_sample(), mid = 1u << (format.bitdepth - 1);
-    const std::int64_t amp = std::int64_t{24} << (format.bitdepth - 8);
-    Picture ref = test::constant_picture(format, mid), dis = test::constant_picture(format, mid);
-    std::uint64_t state = (std::uint64_t{format.width} << 40) ^ (std::uint64_t{format.height} << 24) ^
-                          (std::uint64_t{format.bitdepth} << 16) ^ frame;
-    for (unsigned y = 0; y < format.height; ++y) {
-        for (unsigned x = 0; x < format.width; ++x) {
-            const std::uint64_t r = splitmix64(state);
-            const std::int64_t value = static_cast<std::int64_t>(r % (max + 1));
-            const std::int64_t noise = static_cast<std::int64_t>((r >> 32) % (2 * amp + 1)) - amp;
-            test::set_sample(ref, 0, x, y, static_cast<unsigned>(value));
-            test::set_sample(dis, 0, x, y,
-                             static_cast<unsigned>(std::clamp<std::int64_t>(value + noise, 0, max)));
-        }
-    }
-    return {std::move(ref), std::move(dis)};
-}
-
-// The sweep's option sets (tools/float_adm_size_sweep.py, OPTION_SETS) and
-// the output-name suffix each gives.
-struct OptionSet {
-    OptionList options;
-    std::string suffix;
-};
-
-OptionSet option_set(const std::string& name)
-{
-    if (name == "default") return {{{"debug", "true"}}, ""};
-    if (name == "egl1") return {{{"debug", "true"}, {"adm_enhn_gain_limit", "1.0"}}, "_egl_1"};
-    if (name == "egl1.2") return {{{"debug", "true"}, {"adm_enhn_gain_limit", "1.2"}}, "_egl_1.2"};
-    if (name == "csf2")
-        return {{{"debug", "true"},
-                 {"adm_csf_mode", "2"},
-                 {"adm_min_val", "0.5"},
-                 {"adm_dlm_weight", "0.7"},
-                 {"adm_noise_weight", "0.02"}},
-                "_csf_2_dlmw_0.7_min_0.5_nw_0.02"};
-    if (name == "ssz") return {{{"debug", "true"}, {"adm_skip_scale0", "true"}}, "_ssz"};
-    if (name == "bcm") return {{{"debug", "true"}, {"adm_bypass_cm", "1"}}, "_bcm_1"};
-    if (name == "apn2.5") return {{{"debug", "true"}, {"adm_p_norm", "2.5"}}, "_apn_2.5"};
-    ADD_FAILURE() << "unknown option set " << name;
-    return {};
-}
-
-const char* const kKeys[] = {"adm2",           "aim",            "adm3",           "adm_scale0",     "adm_scale1",
-                             "adm_scale2",     "adm_scale3",     "adm",            "adm_num",        "adm_den",
-                             "adm_num_scale0", "adm_den_scale0", "adm_num_scale1", "adm_den_scale1", "adm_num_scale2",
-                             "adm_den_scale2", "adm_num_scale3", "adm_den_scale3"};
-
-VideoFormat format_of(const std::string& format, const std::string& size)
-{
-    const unsigned w = std::stoul(size.substr(0, size.find('x')));
-    const unsigned h = std::stoul(size.substr(size.find('x') + 1));
-    const ChromaFormat chroma = format.rfind("420", 0) == 0   ? ChromaFormat::k420
-                                : format.rfind("422", 0) == 0 ? ChromaFormat::k422
-                                                              : ChromaFormat::k444;
-    return VideoFormat{w, h, chroma, static_cast<unsigned>(std::stoul(format.substr(4)))};
-}
-
 std::string refusal(const VideoFormat& format, const OptionList& options)
 {
     try {
@@ -114,41 +35,6 @@ std::string refusal(const VideoFormat& format, const OptionList& options)
 }
 
 }  // namespace
-
-// Every value of every line of Netflix's file, at %.17g (the doubles).
-TEST(FloatAdmSizeSweep, EqualsNetflixOnSmallFrames)
-{
-    const std::filesystem::path data =
-        std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "size_sweep" / "float_adm_netflix.txt";
-    std::ifstream in(data);
-    ASSERT_TRUE(in) << "cannot read " << data;
-    int lines = 0;
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty()) continue;
-        std::istringstream fields(line);
-        std::string format_name, size, set_name;
-        unsigned frame = 0;
-        fields >> format_name >> size >> set_name >> frame;
-        ASSERT_TRUE(fields) << line;
-        const VideoFormat format = format_of(format_name, size);
-        const OptionSet set = option_set(set_name);
-        const auto [ref, dis] = frame_pair(format, frame);
-        const Collector c = test::score_one_frame("float_adm", set.options, ref, dis);
-        for (const char* key : kKeys) {
-            std::string expected;
-            fields >> expected;
-            ASSERT_FALSE(expected.empty()) << line;
-            const std::string name = std::string(key) == "adm" ? key : key + set.suffix;
-            const double ours = test::frame_value(c, name);
-            char text[32];
-            std::snprintf(text, sizeof text, "%.17g", ours);
-            EXPECT_EQ(expected, std::isfinite(ours) ? std::string(text) : std::string("null"))
-                << format.describe() << " " << set_name << " frame " << frame << " " << name;
-        }
-        ++lines;
-    }
-    EXPECT_EQ(lines, 18);
-}
 
 // Which frames under 17 samples we score: those where Netflix's reads past a
 // band of 1 find values its frame wrote (the sweep's valgrind runs: 303 of
