@@ -10,6 +10,7 @@
 #include "features/float_motion/float_motion.h"
 #include "features/float_vif/float_vif.h"
 #include "features/float_adm/float_adm.h"
+#include "features/fork_ms_ssim/fork_ms_ssim.h"
 #include "features/integer_ssim/integer_ssim.h"
 #include "features/motion/motion.h"
 #include "features/motion_v2/motion_v2.h"
@@ -47,6 +48,7 @@ const std::vector<FeatureInfo>& feature_registry()
         ssimulacra2::feature_info(),
         motion_v2::feature_info(),
         integer_ssim::feature_info(),
+        fork_ms_ssim::feature_info(),
     };
     return features;
 }

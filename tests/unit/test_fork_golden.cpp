@@ -52,6 +52,8 @@ std::vector<FeatureRequest> features_of(const std::vector<std::string>& args)
         FeatureRequest request;
         const std::size_t eq = text.find('=');
         request.name = text.substr(0, eq);
+        // The fork's name of an extractor whose twinvmaf name differs.
+        if (request.name == "float_ms_ssim") request.name = "lusoris_float_ms_ssim";
         if (eq != std::string::npos) {
             std::istringstream pairs(text.substr(eq + 1));
             std::string pair;
