@@ -58,18 +58,19 @@ demo: build
 
 # The tests also compile every kernel for AMD GPUs (tools/hip_check.sh), which
 # needs Debian's hipcc, and open the HTML report in Chromium: installed here,
-# not for a plain build. Then one build with clang 15 under AddressSanitizer
-# and UBSan, which also holds the libFuzzer targets (the debug preset): its
-# debug-ci test preset runs the unit, CLI and tiny-fixture golden tests and
-# every fuzzer for 30 s from its seeds with a fixed seed (README, Tests).
+# not for a plain build; hipcc's clang 15 builds the fuzzers. Then, under
+# AddressSanitizer and UBSan: the unit, CLI and tiny-fixture golden tests (the
+# debug-ci test preset; README, Tests), and every fuzzer for 30 s from its
+# seeds with a fixed seed (the fuzz preset).
 test: build
 	$(STAGE) deps-test bash scripts/install-deps.sh --hip --browser --fuzz
 	$(STAGE) test-release ctest --preset release
 	$(call configure-and-build,debug)
 	$(STAGE) test-debug-ci ctest --preset debug-ci
+	$(call configure-and-build,fuzz)
+	$(STAGE) test-fuzz ctest --preset fuzz
 
 debug-test: deps
-	bash scripts/install-deps.sh --fuzz
 	$(call configure-and-build,debug)
 	ctest --preset debug
 
@@ -78,7 +79,7 @@ debug-test: deps
 FUZZ_SECONDS ?= 600
 fuzz: deps
 	bash scripts/install-deps.sh --fuzz
-	$(call configure-and-build,debug)
+	$(call configure-and-build,fuzz)
 	bash tests/fuzz/run_all.sh $(FUZZ_SECONDS)
 
 bench: build
