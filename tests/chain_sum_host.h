@@ -13,9 +13,12 @@
 
 namespace twinvmaf::test {
 
-// How the walk went: chunks moved onto their true start, chunks followed again.
+// How the walk went: chunks moved onto their true start, chunks followed
+// again; for the grouped walk also groups taken whole and groups walked
+// again chunk by chunk.
 struct ChainWalk {
     std::size_t translated = 0, followed = 0;
+    std::size_t groups_taken = 0, groups_walked = 0;
 };
 
 template <class T>
@@ -48,6 +51,49 @@ T chunked_chain(const std::vector<T>& terms, std::size_t chunk, const std::vecto
             ++walk.followed;
         }
         s = end;
+    }
+    return s;
+}
+
+// The device's grouped walk (gpu/chain_sum.h, kernels 3-5): chunk records
+// from the guesses, a group record per `group` chunks from its first chunk's
+// guess (group_record), its window (window_of), then the walk over the
+// groups with the true start (window_end), a group it cannot take walked
+// chunk by chunk (translated_end, or the chunk again).
+template <class T>
+T grouped_chain(const std::vector<T>& terms, std::size_t chunk, std::size_t group, const std::vector<T>& guesses,
+                ChainWalk& walk)
+{
+    const auto term = [&](std::size_t i) { return terms[i]; };
+    std::vector<tv::chain_sum::Record<T>> records;
+    for (std::size_t k = 0, first = 0; first < terms.size(); ++k, first += chunk)
+        records.push_back(tv::chain_sum::follow_recorded(guesses[k], first, std::min(terms.size(), first + chunk), term));
+    const std::size_t chunks = records.size();
+    std::vector<tv::chain_sum::Window<T>> windows;
+    for (std::size_t first = 0; first < chunks; first += group) {
+        const std::size_t count = std::min(group, chunks - first);
+        const auto g = tv::chain_sum::group_record(records[first].start, count,
+                                                   [&](std::size_t j) { return records[first + j]; });
+        windows.push_back(tv::chain_sum::window_of(g));
+    }
+    T s = T(0);
+    for (std::size_t gi = 0; gi < windows.size(); ++gi) {
+        T end;
+        if (tv::chain_sum::window_end(windows[gi], s, end)) {
+            ++walk.groups_taken;
+            s = end;
+            continue;
+        }
+        ++walk.groups_walked;
+        for (std::size_t k = gi * group; k < std::min(chunks, (gi + 1) * group); ++k) {
+            if (tv::chain_sum::translated_end(records[k], s, end)) {
+                ++walk.translated;
+            } else {
+                end = tv::chain_sum::follow(s, k * chunk, std::min(terms.size(), (k + 1) * chunk), term);
+                ++walk.followed;
+            }
+            s = end;
+        }
     }
     return s;
 }

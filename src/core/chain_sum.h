@@ -67,6 +67,7 @@ inline constexpr std::size_t kChunk = 512;
 // Record::flags.
 inline constexpr unsigned kTie = 1;     // some step was a tie
 inline constexpr unsigned kUnsure = 2;  // a sum not finite, zero or tiny: no proof
+inline constexpr unsigned kBroken = 4;  // a group record whose end is not known: never translated
 
 template <class T>
 struct Record {
@@ -108,14 +109,21 @@ TV_HD T follow(T start, std::size_t first, std::size_t last, const Term& term)
     return s;
 }
 
-// The chain from `start` over term(i), first < last, with its record.
-template <class T, class Term>
-TV_HD Record<T> follow_recorded(T start, std::size_t first, std::size_t last, const Term& term)
-{
-    Record<T> r{start, start, start, start, 0};
-    T s = start;
-    bool some = false;
-    const auto step = [&](T t) {
+// A record kept step by step: begin(start), then step(t) per term in order
+// (follow_recorded below; the device's records kernel keeps one per chain
+// and reads each position's terms once for all of them).
+template <class T>
+struct Recorder {
+    Record<T> r;
+    bool some;
+    TV_HD void begin(T start)
+    {
+        r = Record<T>{start, start, start, start, 0};
+        some = false;
+    }
+    TV_HD void step(T t)
+    {
+        const T s = r.end;
         const T sum = s + t;
         // TwoSum: sum + error = s + t exactly (while nothing overflows).
         const T back = sum - s;
@@ -126,17 +134,24 @@ TV_HD Record<T> follow_recorded(T start, std::size_t first, std::size_t last, co
         if (!some || sum < r.lo) r.lo = sum;
         if (!some || sum > r.hi) r.hi = sum;
         some = true;
-        s = sum;
-    };
+        r.end = sum;
+    }
+};
+
+// The chain from `start` over term(i), first < last, with its record.
+template <class T, class Term>
+TV_HD Record<T> follow_recorded(T start, std::size_t first, std::size_t last, const Term& term)
+{
+    Recorder<T> rec;
+    rec.begin(start);
     std::size_t i = first;
     for (; i + kAhead <= last; i += kAhead) {
         T t[kAhead];
         for (std::size_t j = 0; j < kAhead; ++j) t[j] = term(i + j);
-        for (std::size_t j = 0; j < kAhead; ++j) step(t[j]);
+        for (std::size_t j = 0; j < kAhead; ++j) rec.step(t[j]);
     }
-    for (; i < last; ++i) step(term(i));
-    r.end = s;
-    return r;
+    for (; i < last; ++i) rec.step(term(i));
+    return rec.r;
 }
 
 // The chain's value after the chunk of `r` from the true start `start`,
@@ -146,6 +161,7 @@ template <class T>
 TV_HD bool translated_end(const Record<T>& r, T start, T& end)
 {
     using F = Format<T>;
+    if (r.flags & kBroken) return false;
     if (tv::bit_cast<typename F::Bits>(start) == tv::bit_cast<typename F::Bits>(r.start)) {
         end = r.end;
         return true;
@@ -162,6 +178,9 @@ TV_HD bool translated_end(const Record<T>& r, T start, T& end)
     const T spacing = half_spacing(lo) * T(2);                                   // u
     if (spacing == T(0)) return false;
     if (!(s >= binade && s < binade * T(2) && g >= binade && g < binade * T(2))) return false;
+    // hi in the binade too, before its units are formed: a greater one
+    // would overflow the integer conversion (undefined on the host).
+    if (!(hi < binade * T(2))) return false;
     // In units of u: x times 1/u, a power of two (its exponent field is the
     // negation of u's), so exact for these multiples of u below 2^(p+1) u
     // (a division would be too, but costs a GPU thread dozens of steps).
@@ -176,6 +195,155 @@ TV_HD bool translated_end(const Record<T>& r, T start, T& end)
     if (units(hi) + (m > 0 ? m : 0) > 2 * base - 1) return false;
     if ((r.flags & kTie) && (m & 1)) return false;
     end = r.end + (start - r.start);  // both exact
+    return true;
+}
+
+// Groups of chunks (the device's second level). A group is kGroup
+// consecutive chunks; its record is composed from theirs, in parallel over
+// the groups, and the one serial walk per chain then steps over groups, not
+// chunks (a group it cannot prove is walked again chunk by chunk).
+//
+// Why a composed record is the group's record. Follow the group's chain
+// from its guessed start G (its first chunk's guess), chunk after chunk:
+// where translated_end() proves chunk j's end from the running sum s_j, the
+// chain over that chunk from s_j IS the chunk's guessed chain moved by
+// d_j = s_j - g_j (the proof above, step by step), so
+//   - its partial sums are the recorded ones plus d_j, each an exact
+//     addition (both multiples of the binade's spacing u, the sum inside the
+//     binade), so lo_j + d_j and hi_j + d_j are its least and greatest sums;
+//     with s_j equal to g_j bit for bit it is the recorded chain itself
+//     (d_j is not formed: inf - inf is no shift);
+//   - its ties are the recorded ones: x + d_j is a tie exactly where x is
+//     (d_j a multiple of u, both in the one binade of spacing u), and the
+//     tie flag of the moved chain is the recorded one; likewise kUnsure
+//     (the moved sums are normal, nonzero and finite where the recorded are);
+// so translated_record() returns exactly the Record that follow_recorded()
+// would keep from s_j. The group's record is then the chunks' records
+// joined: least of the lo, greatest of the hi, the flags or-ed, the last
+// end; which is follow_recorded() over the group's positions from G. So
+// translated_end() proves a group's end by the very argument it proves a
+// chunk's, with the group's shift m = (S - G) / u and its ties. Where some
+// chunk does not translate from the group's running sum, the group's
+// record is marked kBroken (its end is not known, so not even a start equal
+// to G may take it) and the serial walk follows that group chunk by chunk.
+//
+// The rules a composed record needs (tests/unit/test_chain_sum.cpp fails
+// without each): the moved lo/hi (not the recorded ones), the or of the
+// chunks' flags (ties and kUnsure), kBroken where a chunk does not
+// translate, and no shift formed where the start is taken bit for bit.
+inline constexpr std::size_t kGroup = 32;
+
+// The record of the chunk of `r` followed from `start`, where
+// translated_end() proves it (see above); false where it does not.
+template <class T>
+TV_HD bool translated_record(const Record<T>& r, T start, Record<T>& moved)
+{
+    using Bits = typename Format<T>::Bits;
+    T end;
+    if (!translated_end(r, start, end)) return false;
+    moved = r;
+    if (tv::bit_cast<Bits>(start) == tv::bit_cast<Bits>(r.start)) return true;
+    const T shift = start - r.start;  // exact: both in one binade
+    moved.start = start;
+    moved.end = end;
+    moved.lo = r.lo + shift;
+    moved.hi = r.hi + shift;
+    return true;
+}
+
+// The record of the chain from `start` over the chunks of record(0) ..
+// record(count - 1) (consecutive, count >= 1), composed from theirs; kBroken
+// where one does not translate.
+template <class T, class RecordAt>
+TV_HD Record<T> group_record(T start, std::size_t count, const RecordAt& record)
+{
+    Record<T> g{start, start, start, start, 0};
+    for (std::size_t j = 0; j < count; ++j) {
+        Record<T> moved;
+        if (!translated_record(record(j), g.end, moved)) {
+            g.flags |= kBroken;
+            return g;
+        }
+        if (j == 0 || moved.lo < g.lo) g.lo = moved.lo;
+        if (j == 0 || moved.hi > g.hi) g.hi = moved.hi;
+        g.flags |= moved.flags;
+        g.end = moved.end;
+    }
+    return g;
+}
+
+// A record made ready for the serial walk: translated_end()'s test is a
+// function of the true start S alone, so it is worked out once, in
+// parallel, as the set of starts it accepts:
+//   S equal to `start` bit for bit (unless kBroken), or
+//   from <= S <= to, and, where `odd` is set (a tie), S's lowest bit equal
+//   to start's;
+// then the end is `end` or end + (S - start), as translated_end() gives it.
+// Derivation, in the mirrored frame of a negative record: with k(x) = x / u
+// the integer significand of x in [B, 2B) (B = 2^(p-1) u), translated_end()
+// accepts S not equal to G exactly when k(lo) >= 2^(p-1) + 1,
+// k(hi) <= 2^p - 1, G in [B, 2B) and k(S) lies in
+//   [max(2^(p-1), k(G) + 2^(p-1) + 1 - k(lo)), min(2^p - 1, k(G) + 2^p - 1 - k(hi))]
+// (its tests with m = k(S) - k(G), and S in [B, 2B)), and, with a tie, m is
+// even, i.e. k(S) and k(G) have one parity: the lowest bit of the
+// significand field (2^(p-1) is even), the lowest bit of the number. Both
+// bounds are multiples of u in [B, 2B), exact as k u; an S of the interval
+// is in [B, 2B) and a multiple of u where k(S) is in the integer interval.
+// A record with no such S gets an empty interval (from > to).
+template <class T>
+struct Window {
+    T start, end, from, to;
+    unsigned flags;  // kTie: the parity test; kBroken: nothing accepted
+};
+
+template <class T>
+TV_HD Window<T> window_of(const Record<T>& r)
+{
+    using F = Format<T>;
+    using Bits = typename F::Bits;
+    constexpr int kMantissaBits = F::kPrecision - 1;
+    const Bits exponent_mask = F::kExponentMask;  // a copy: bit_cast takes a reference
+    const T inf = tv::bit_cast<T>(exponent_mask);
+    Window<T> w{r.start, r.end, inf, -inf, r.flags & (kTie | kBroken)};
+    if (r.flags & (kUnsure | kBroken)) return w;
+    const bool negative = r.hi < T(0);
+    const T lo = negative ? -r.hi : r.lo, hi = negative ? -r.lo : r.hi;
+    const T g = negative ? -r.start : r.start;
+    if (!(lo > T(0))) return w;
+    const T binade = tv::bit_cast<T>(tv::bit_cast<Bits>(lo) & F::kExponentMask);
+    const T spacing = half_spacing(lo) * T(2);
+    if (spacing == T(0)) return w;
+    if (!(g >= binade && g < binade * T(2) && hi < binade * T(2))) return w;
+    constexpr Bits kBias = (F::kExponentMask >> kMantissaBits) >> 1;
+    const Bits spacing_field = tv::bit_cast<Bits>(spacing) >> kMantissaBits;
+    const T per_unit = tv::bit_cast<T>(static_cast<Bits>(2 * kBias - spacing_field) << kMantissaBits);
+    const auto units = [&](T x) { return static_cast<long long>(x * per_unit); };
+    const long long base = 1LL << (F::kPrecision - 1);
+    if (units(lo) < base + 1 || units(hi) > 2 * base - 1) return w;
+    long long first = units(g) + base + 1 - units(lo), last = units(g) + 2 * base - 1 - units(hi);
+    if (first < base) first = base;
+    if (last > 2 * base - 1) last = 2 * base - 1;
+    if (first > last) return w;
+    const T a = static_cast<T>(first) * spacing, b = static_cast<T>(last) * spacing;  // exact
+    w.from = negative ? -b : a;
+    w.to = negative ? -a : b;
+    return w;
+}
+
+// translated_end() through a window: the same answer and the same end.
+template <class T>
+TV_HD bool window_end(const Window<T>& w, T start, T& end)
+{
+    using Bits = typename Format<T>::Bits;
+    const Bits sb = tv::bit_cast<Bits>(start), gb = tv::bit_cast<Bits>(w.start);
+    if (w.flags & kBroken) return false;
+    if (sb == gb) {
+        end = w.end;
+        return true;
+    }
+    if (!(start >= w.from && start <= w.to)) return false;
+    if ((w.flags & kTie) && ((sb ^ gb) & 1)) return false;
+    end = w.end + (start - w.start);
     return true;
 }
 

@@ -1,20 +1,25 @@
 // Serial chains of floating-point additions on the device, in parallel, with
 // the chains' bits: the twin of a CPU reference that adds terms[0],
 // terms[1], ... into one accumulator from +0 (float_ssim's four means,
-// psnr_hvs's plane sums). The arithmetic and its proof are core/chain_sum.h;
-// here are the four kernels that run it for up to kMaxJobs independent jobs
+// psnr_hvs's plane sums). The arithmetic and its proofs are core/chain_sum.h;
+// here are the kernels that run it for up to kMaxJobs independent jobs
 // (MS-SSIM's scales, psnr_hvs's planes), each with kChains chains over the
 // same positions (SSIM's four sums), all in one go on the twin's stream:
 //   1. chunk_totals_kernel: one thread per chunk of kChunk positions, each
 //      chain over its chunk from 0;
 //   2. guesses_kernel: one block per job, the exclusive prefix sums of those
 //      totals (in any order: they are only guesses of each chunk's start);
-//   3. records_kernel: one thread per chunk, each chain from its guess, with
-//      its Record;
-//   4. resolve_kernel: one block per job, one thread per chain walks the
-//      chunks in order with the true start: the translated end where the
-//      record proves it, else that chunk's terms again from the true start;
-//      then finish(job, sums) in the block's first thread.
+//   3. records_kernel: one thread per chunk, every chain from its guess,
+//      with its Record (the positions' terms read once for all chains);
+//   4. groups_kernel: one thread per group of kGroup chunks and chain, the
+//      group's record composed from its chunks' (group_record) from the
+//      group's guess, made a Window for the walk;
+//   5. resolve_kernel: one block per job and chain walks the groups in
+//      order with the true start: the group's end where its window proves
+//      it, else that group's chunks (translated ends, or a chunk's terms
+//      again, read into shared memory by the whole block and added there);
+//      every thread of the block walks alike, so the block stays in step;
+//   6. finish_kernel: finish(job, sums) per job.
 // Terms is a device-copyable type with
 //   __device__ std::size_t count(unsigned job) const;     // positions
 //   __device__ void at(unsigned job, std::size_t i, T (&terms)[kChains]) const;
@@ -126,69 +131,117 @@ __global__ void __launch_bounds__(kThreads) records_kernel(Terms terms, std::siz
     const unsigned job = r.job;
     const std::size_t k = r.index, first = r.first, last = r.last;
     const std::size_t slot = (job * chunks_per_job + k) * kChains;
-    for (unsigned c = 0; c < kChains; ++c)
-        records[slot + c] = tv::chain_sum::follow_recorded(guesses[slot + c], first, last, [&](std::size_t i) {
-            T t[kChains];
-            terms.at(job, i, t);
-            return t[c];
-        });
+    tv::chain_sum::Recorder<T> rec[kChains];
+    for (unsigned c = 0; c < kChains; ++c) rec[c].begin(guesses[slot + c]);
+    constexpr std::size_t kAhead = tv::chain_sum::kAhead;
+    std::size_t i = first;
+    for (; i + kAhead <= last; i += kAhead) {
+        T t[kAhead][kChains];
+        for (std::size_t j = 0; j < kAhead; ++j) terms.at(job, i + j, t[j]);
+        for (std::size_t j = 0; j < kAhead; ++j)
+            for (unsigned c = 0; c < kChains; ++c) rec[c].step(t[j][c]);
+    }
+    for (; i < last; ++i) {
+        T t[kChains];
+        terms.at(job, i, t);
+        for (unsigned c = 0; c < kChains; ++c) rec[c].step(t[c]);
+    }
+    for (unsigned c = 0; c < kChains; ++c) records[slot + c] = rec[c].r;
 }
 
-// The walk: thread c of the first group of lanes follows chain c; the other
-// lanes stage the next batch of records into shared memory meanwhile
-// (double buffered), so the walk waits on shared, not global, memory.
-inline constexpr unsigned kResolveThreads = 256;
-inline constexpr unsigned kBatch = 64;  // chunks per staged batch
+using tv::chain_sum::kGroup;
+__device__ inline std::size_t groups_of(std::size_t chunks) { return (chunks + kGroup - 1) / kGroup; }
 
-template <class T, unsigned kChains, class Terms, class Finish>
-__global__ void __launch_bounds__(kResolveThreads) resolve_kernel(Terms terms, std::size_t chunks_per_job,
-                                                                  const tv::chain_sum::Record<T>* records,
-                                                                  Finish finish)
+// Thread (x: group * kChains + chain, y: job).
+template <class T, unsigned kChains, class Terms>
+__global__ void __launch_bounds__(kThreads) groups_kernel(Terms terms, std::size_t chunks_per_job,
+                                                          std::size_t groups_per_job,
+                                                          const tv::chain_sum::Record<T>* records,
+                                                          tv::chain_sum::Window<T>* windows)
 {
-    static_assert(kChains <= 32, "the chains in the first group of lanes");
-    const unsigned job = blockIdx.x;
-    const unsigned c = threadIdx.x;
+    const unsigned job = blockIdx.y;
+    const std::size_t index = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
+    const std::size_t group = index / kChains;
+    const unsigned c = static_cast<unsigned>(index % kChains);
+    const std::size_t chunks = chunks_of(terms.count(job));
+    if (group >= groups_of(chunks)) return;
+    const std::size_t first = group * kGroup;
+    const std::size_t count = chunks - first < kGroup ? chunks - first : kGroup;
+    const tv::chain_sum::Record<T>* chunk = records + (job * chunks_per_job + first) * kChains + c;
+    const tv::chain_sum::Record<T> g =
+        tv::chain_sum::group_record(chunk[0].start, count, [&](std::size_t j) { return chunk[j * kChains]; });
+    windows[(job * groups_per_job + group) * kChains + c] = tv::chain_sum::window_of(g);
+}
+
+// The walk of one chain (block x: job * kChains + chain), every thread
+// alike; its sum into sums[job * kChains + chain].
+inline constexpr unsigned kResolveThreads = 128;
+
+template <class T, unsigned kChains, class Terms>
+__global__ void __launch_bounds__(kResolveThreads) resolve_kernel(Terms terms, std::size_t chunks_per_job,
+                                                                  std::size_t groups_per_job,
+                                                                  const tv::chain_sum::Record<T>* records,
+                                                                  const tv::chain_sum::Window<T>* windows, T* sums)
+{
+    const unsigned job = blockIdx.x / kChains, c = blockIdx.x % kChains;
     const std::size_t n = terms.count(job);
     const std::size_t chunks = chunks_of(n);
-    const std::size_t batches = (chunks + kBatch - 1) / kBatch;
-    const tv::chain_sum::Record<T>* job_records = records + job * chunks_per_job * kChains;
-    __shared__ tv::chain_sum::Record<T> staged[2][kBatch * kChains];
-    __shared__ T sums[kChains];
-    auto stage = [&](std::size_t b, unsigned first_thread) {
-        const std::size_t begin = b * kBatch * kChains;
-        const std::size_t count = (chunks * kChains - begin) < kBatch * kChains ? chunks * kChains - begin
-                                                                                  : kBatch * kChains;
-        for (std::size_t i = threadIdx.x - first_thread; i < count; i += kResolveThreads - first_thread)
-            staged[b & 1][i] = job_records[begin + i];
-    };
-    if (batches) stage(0, 0);
-    __syncthreads();
+    const std::size_t groups = groups_of(chunks);
+    const tv::chain_sum::Window<T>* job_windows = windows + job * groups_per_job * kChains + c;
+    const tv::chain_sum::Record<T>* job_records = records + job * chunks_per_job * kChains + c;
+    __shared__ tv::chain_sum::Window<T> staged[kResolveThreads];
+    __shared__ tv::chain_sum::Record<T> group_chunks[kGroup];
+    __shared__ T span[kChunk];
     T s = T(0);
-    for (std::size_t b = 0; b < batches; ++b) {
-        if (threadIdx.x >= 32) {
-            if (b + 1 < batches) stage(b + 1, 32);
-        } else if (c < kChains) {
-            const std::size_t first_chunk = b * kBatch;
-            const std::size_t in_batch = chunks - first_chunk < kBatch ? chunks - first_chunk : kBatch;
-            for (std::size_t k = 0; k < in_batch; ++k) {
-                T end;
-                if (!tv::chain_sum::translated_end(staged[b & 1][k * kChains + c], s, end)) {
-                    const std::size_t first = (first_chunk + k) * kChunk;
-                    const std::size_t last = n - first < kChunk ? n : first + kChunk;
-                    end = tv::chain_sum::follow(s, first, last, [&](std::size_t i) {
-                        T t[kChains];
-                        terms.at(job, i, t);
-                        return t[c];
-                    });
-                }
+    for (std::size_t batch = 0; batch < groups; batch += kResolveThreads) {
+        const std::size_t in_batch = groups - batch < kResolveThreads ? groups - batch : kResolveThreads;
+        __syncthreads();
+        if (threadIdx.x < in_batch) staged[threadIdx.x] = job_windows[(batch + threadIdx.x) * kChains];
+        __syncthreads();
+        tv::chain_sum::Window<T> next = staged[0];
+        for (std::size_t k = 0; k < in_batch; ++k) {
+            const tv::chain_sum::Window<T> w = next;
+            if (k + 1 < in_batch) next = staged[k + 1];
+            T end;
+            if (tv::chain_sum::window_end(w, s, end)) {
                 s = end;
+                continue;
+            }
+            // The group's chunks from the true start.
+            const std::size_t first_chunk = (batch + k) * kGroup;
+            const std::size_t count = chunks - first_chunk < kGroup ? chunks - first_chunk : kGroup;
+            __syncthreads();
+            if (threadIdx.x < count) group_chunks[threadIdx.x] = job_records[(first_chunk + threadIdx.x) * kChains];
+            __syncthreads();
+            for (std::size_t j = 0; j < count; ++j) {
+                if (tv::chain_sum::translated_end(group_chunks[j], s, end)) {
+                    s = end;
+                    continue;
+                }
+                const std::size_t first = (first_chunk + j) * kChunk;
+                const std::size_t size = n - first < kChunk ? n - first : kChunk;
+                __syncthreads();
+                for (std::size_t i = threadIdx.x; i < size; i += kResolveThreads) {
+                    T t[kChains];
+                    terms.at(job, first + i, t);
+                    span[i] = t[c];
+                }
+                __syncthreads();
+                s = tv::chain_sum::follow(s, 0, size, [&](std::size_t i) { return span[i]; });
             }
         }
-        __syncthreads();
     }
-    if (c < kChains) sums[c] = s;
-    __syncthreads();
-    if (threadIdx.x == 0) finish(job, sums);
+    if (threadIdx.x == 0) sums[job * kChains + c] = s;
+}
+
+template <class T, unsigned kChains, class Finish>
+__global__ void finish_kernel(unsigned jobs, const T* sums, Finish finish)
+{
+    const unsigned job = threadIdx.x;
+    if (job >= jobs) return;
+    T chains[kChains];
+    for (unsigned c = 0; c < kChains; ++c) chains[c] = sums[job * kChains + c];
+    finish(job, chains);
 }
 
 }  // namespace chain_sum_detail
@@ -203,7 +256,10 @@ public:
         : jobs_(jobs),
           chunks_per_job_((max_count + tv::chain_sum::kChunk - 1) / tv::chain_sum::kChunk),
           guesses_(std::max<std::size_t>(1, jobs * chunks_per_job_ * kChains), "chain sum guesses"),
-          records_(std::max<std::size_t>(1, jobs * chunks_per_job_ * kChains), "chain sum records")
+          groups_per_job_((chunks_per_job_ + tv::chain_sum::kGroup - 1) / tv::chain_sum::kGroup),
+          records_(std::max<std::size_t>(1, jobs * chunks_per_job_ * kChains), "chain sum records"),
+          windows_(std::max<std::size_t>(1, jobs * groups_per_job_ * kChains), "chain sum group windows"),
+          sums_(std::max<std::size_t>(1, jobs * kChains), "chain sums")
     {
     }
 
@@ -222,15 +278,25 @@ public:
         records_kernel<T, kChains><<<grid, kThreads, 0, stream>>>(terms, chunks_per_job_, guesses_.get(),
                                                                   records_.get());
         check_launch("chain sum records_kernel");
-        resolve_kernel<T, kChains><<<jobs, kResolveThreads, 0, stream>>>(terms, chunks_per_job_, records_.get(), finish);
+        const dim3 group_grid(blocks_for(std::max<std::size_t>(1, groups_per_job_ * kChains), kThreads), jobs);
+        groups_kernel<T, kChains><<<group_grid, kThreads, 0, stream>>>(terms, chunks_per_job_, groups_per_job_,
+                                                                       records_.get(), windows_.get());
+        check_launch("chain sum groups_kernel");
+        resolve_kernel<T, kChains><<<jobs * kChains, kResolveThreads, 0, stream>>>(
+            terms, chunks_per_job_, groups_per_job_, records_.get(), windows_.get(), sums_.get());
         check_launch("chain sum resolve_kernel");
+        finish_kernel<T, kChains><<<1, jobs, 0, stream>>>(jobs, sums_.get(), finish);
+        check_launch("chain sum finish_kernel");
     }
 
 private:
     unsigned jobs_ = 0;
     std::size_t chunks_per_job_ = 0;
     DeviceArray<T> guesses_;
+    std::size_t groups_per_job_ = 0;
     DeviceArray<tv::chain_sum::Record<T>> records_;
+    DeviceArray<tv::chain_sum::Window<T>> windows_;
+    DeviceArray<T> sums_;
 };
 
 }  // namespace twinvmaf::gpu

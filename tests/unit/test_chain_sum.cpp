@@ -31,6 +31,7 @@ T serial_chain(const std::vector<T>& terms)
 
 using twinvmaf::test::chain_guesses;
 using twinvmaf::test::chunked_chain;
+using twinvmaf::test::grouped_chain;
 using Walk = twinvmaf::test::ChainWalk;
 
 template <class T>
@@ -38,6 +39,65 @@ std::uint64_t bits(T x)
 {
     if constexpr (sizeof(T) == 8) return tv::bit_cast<std::uint64_t>(x);
     else return tv::bit_cast<std::uint32_t>(x);
+}
+
+template <class T>
+bool same_record(const Record<T>& a, const Record<T>& b)
+{
+    return bits(a.start) == bits(b.start) && bits(a.end) == bits(b.end) && bits(a.lo) == bits(b.lo) &&
+           bits(a.hi) == bits(b.hi) && a.flags == b.flags;
+}
+
+// The composition lemma (core/chain_sum.h, "Groups of chunks"): a group
+// record that is not kBroken is the record follow_recorded() keeps over the
+// group's positions from the group's start, bit for bit (end, least and
+// greatest partial sum, tie and unsure flags); and a window accepts exactly
+// the starts translated_end() accepts, with its end. Starts tried: the
+// guess, the true start, their neighbours by 1..3 spacings, the window's
+// bounds and their neighbours, zeros and the negated guess.
+template <class T>
+void expect_groups_are_records(const std::vector<T>& terms, std::size_t chunk,
+                               const std::vector<std::vector<T>>& guess_sets)
+{
+    const auto term = [&](std::size_t i) { return terms[i]; };
+    const T inf = std::numeric_limits<T>::infinity();
+    for (const std::vector<T>& guesses : guess_sets) {
+        std::vector<Record<T>> records;
+        for (std::size_t k = 0, first = 0; first < terms.size(); ++k, first += chunk)
+            records.push_back(
+                tv::chain_sum::follow_recorded(guesses[k], first, std::min(terms.size(), first + chunk), term));
+        for (std::size_t group : {std::size_t(2), std::size_t(5)})
+            for (std::size_t first = 0; first < records.size(); first += group) {
+                const std::size_t count = std::min(group, records.size() - first);
+                const Record<T> g = tv::chain_sum::group_record(records[first].start, count,
+                                                                [&](std::size_t j) { return records[first + j]; });
+                if (!(g.flags & tv::chain_sum::kBroken)) {
+                    const Record<T> direct = tv::chain_sum::follow_recorded(
+                        records[first].start, first * chunk, std::min(terms.size(), (first + count) * chunk), term);
+                    EXPECT_TRUE(same_record(g, direct)) << "group of " << count << " chunks at chunk " << first;
+                }
+            }
+        for (const Record<T>& r : records) {
+            const tv::chain_sum::Window<T> w = tv::chain_sum::window_of(r);
+            std::vector<T> starts{r.start, -r.start, T(0), -T(0), w.from, w.to};
+            for (T base : {r.start, w.from, w.to})
+                for (T x = base, y = base, n = 0; n < 3; ++n) {
+                    x = std::nextafter(x, inf);
+                    y = std::nextafter(y, -inf);
+                    starts.push_back(x);
+                    starts.push_back(y);
+                }
+            for (T start : starts) {
+                T by_record = T(0), by_window = T(0);
+                const bool a = tv::chain_sum::translated_end(r, start, by_record);
+                const bool b = tv::chain_sum::window_end(w, start, by_window);
+                EXPECT_EQ(a, b) << "start " << start << " guess " << r.start;
+                if (a && b) {
+                    EXPECT_EQ(bits(by_record), bits(by_window));
+                }
+            }
+        }
+    }
 }
 
 // The chain by chunks equals the serial chain for these chunk sizes and
@@ -61,6 +121,7 @@ Walk expect_chain(const std::vector<T>& terms, const char* what)
             s = tv::chain_sum::follow(s, first, std::min(terms.size(), first + chunk),
                                       [&](std::size_t i) { return terms[i]; });
         }
+        std::vector<std::vector<T>> guess_sets{chain_guesses(terms, chunk)};
         for (int shift : {1, -1, 2, 3, -6, 40}) {
             std::vector<T> off = true_starts;
             for (T& g : off)
@@ -68,11 +129,25 @@ Walk expect_chain(const std::vector<T>& terms, const char* what)
                     g = std::nextafter(g, shift > 0 ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity());
             Walk w;
             EXPECT_EQ(bits(chunked_chain(terms, chunk, off, w)), bits(expected)) << "shift " << shift;
+            guess_sets.push_back(off);
         }
-        std::vector<T> far = true_starts;
-        for (T& g : far) g = g * T(3);
-        Walk w;
-        EXPECT_EQ(bits(chunked_chain(terms, chunk, far, w)), bits(expected)) << "guesses x3";
+        // Guesses far off (x3: mostly another binade; within 1/64 or 2^-20:
+        // mostly the same binade, so the groups' moved partial sums matter).
+        for (T factor : {T(3), T(1) + T(1) / T(64), T(1) - T(1) / T(64), T(1) + std::ldexp(T(1), -20)}) {
+            std::vector<T> far = true_starts;
+            for (T& g : far) g = g * factor;
+            Walk w;
+            EXPECT_EQ(bits(chunked_chain(terms, chunk, far, w)), bits(expected)) << "guesses x" << factor;
+            guess_sets.push_back(far);
+        }
+        // The grouped walk of the device (groups of chunks, their windows).
+        for (std::size_t group : {std::size_t(1), std::size_t(2), std::size_t(3), tv::chain_sum::kGroup})
+            for (std::size_t set = 0; set < guess_sets.size(); ++set) {
+                Walk w;
+                EXPECT_EQ(bits(grouped_chain(terms, chunk, group, guess_sets[set], w)), bits(expected))
+                    << "grouped walk, group " << group << ", guesses " << set;
+            }
+        expect_groups_are_records(terms, chunk, guess_sets);
     }
     return last;
 }
