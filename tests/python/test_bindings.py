@@ -80,7 +80,7 @@ def planes(frame, meta):
     return y, u, v
 
 
-@pytest.mark.parametrize("name", ["vtest_576x324_420p10", "cup_640x480_444p8", "noise_19x23_420p8"])
+@pytest.mark.parametrize("name", ["vtest_576x324_420p10", "cup_640x480_444p8", "noise_33x33_420p8"])
 def test_numpy_frames_score_as_the_files_do(engine, name):
     folder, meta = fixture(name)
     options = dict(features=["psnr", "float_ssim"])
