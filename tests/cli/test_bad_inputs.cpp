@@ -14,20 +14,6 @@ using namespace twinvmaf::test;
 
 namespace {
 
-// Under AddressSanitizer the address space is mostly shadow memory, so a
-// limit on it (ulimit -v) would stop the process before main().
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-
 class BadInput : public testing::Test {
 protected:
     void SetUp() override

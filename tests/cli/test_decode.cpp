@@ -18,6 +18,7 @@
 
 #include <cstdio>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -188,8 +189,18 @@ protected:
 
 TEST_F(Decode, EveryCodecAndFormatGivesTheBytesOfDecodingFirst)
 {
-    int proven = 0;
+    int proven = 0, left = 0;
+    std::set<std::string> formats_seen;
     for (const Clip& clip : clips()) {
+        // Under AddressSanitizer, the first clip of each pixel format and
+        // size: twinvmaf's side differs by those, not by codec (FFmpeg's
+        // decoders are not instrumented), and the 22 cases take two minutes
+        // there. The release run checks every one.
+        const std::string format = clip.pix_fmt + " " + std::to_string(clip.width) + "x" + std::to_string(clip.height);
+        if (kAddressSanitizer && !formats_seen.insert(format).second) {
+            ++left;
+            continue;
+        }
         SCOPED_TRACE(clip.name + " " + clip.pix_fmt);
         const fs::path a = high(clip);
         const fs::path b = low(clip);
@@ -209,8 +220,8 @@ TEST_F(Decode, EveryCodecAndFormatGivesTheBytesOfDecodingFirst)
         expect_same_bytes(a_y4m, b, "json", a_y4m, b_y4m);
         if (result.total_part_count() == failures_before) ++proven;
     }
-    std::printf("[ decode   ] %d of %zu codec/format cases byte-identical to ffmpeg -f yuv4mpegpipe\n", proven,
-                clips().size());
+    std::printf("[ decode   ] %d of %zu codec/format cases byte-identical to ffmpeg -f yuv4mpegpipe%s\n", proven,
+                clips().size(), left ? (", " + std::to_string(left) + " left to the release run").c_str() : "");
 }
 
 TEST_F(Decode, BFramesComeInPresentationOrderAndXmlIsIdenticalToo)

@@ -32,6 +32,7 @@ using namespace twinvmaf;
 namespace {
 
 constexpr unsigned kFrames = 3;
+constexpr unsigned kSanitizerSide = 40;  // the largest side checked under the sanitizers
 
 std::uint64_t splitmix64(std::uint64_t& state)
 {
@@ -203,6 +204,16 @@ TEST(SizeSweep, EveryFeatureEqualsNetflixOrRefusesWhereNetflixFails)
         fields >> size >> kind;
         const unsigned w = std::stoul(size.substr(0, size.find('x')));
         const unsigned h = std::stoul(size.substr(size.find('x') + 1));
+        // Under AddressSanitizer, the frames of up to 40 on each side: there a
+        // loop's tail, a border or a plane's end is read past if at all. The
+        // larger sizes are 70 % of the sweep's pixels (five minutes under the
+        // sanitizers); the release run checks every case.
+        if (test::kAddressSanitizer && (w > kSanitizerSide || h > kSanitizerSide)) {
+            if (size != last_size) ++counts["left to the release run (sanitizers: a side over 40)"];
+            last_size = size;
+            last = Outcome{};
+            continue;
+        }
         if (size != last_size) {  // "=" lines follow their size's hash line
             last = run_case(group, w, h);
             last_size = size;
