@@ -15,10 +15,11 @@ namespace twinvmaf::test {
 
 // How the walk went: chunks moved onto their true start, chunks followed
 // again; for the grouped walk also groups taken whole and groups walked
-// again chunk by chunk.
+// again chunk by chunk, and super-groups taken whole.
 struct ChainWalk {
     std::size_t translated = 0, followed = 0;
     std::size_t groups_taken = 0, groups_walked = 0;
+    std::size_t supers_taken = 0;
 };
 
 template <class T>
@@ -55,37 +56,38 @@ T chunked_chain(const std::vector<T>& terms, std::size_t chunk, const std::vecto
     return s;
 }
 
-// The device's grouped walk (gpu/chain_sum.h, kernels 3-5): chunk records
+// The device's grouped walk (gpu/chain_sum.h, kernels 3-6): chunk records
 // from the guesses, a group record per `group` chunks from its first chunk's
-// guess (group_record), its window (window_of), then the walk over the
-// groups with the true start (window_end), a group it cannot take walked
-// chunk by chunk (translated_end, or the chunk again).
+// guess (group_record) and its window (window_of); with `super` > 0 a record
+// per `super` groups composed from the groups' records in the same way (the
+// groups' records are records: the lemma applies to them as to chunks), and
+// its window; then the walk with the true start over the top level
+// (window_end), a super-group it cannot take walked group by group, and a
+// group chunk by chunk (translated_end, or the chunk again).
 template <class T>
 T grouped_chain(const std::vector<T>& terms, std::size_t chunk, std::size_t group, const std::vector<T>& guesses,
-                ChainWalk& walk)
+                ChainWalk& walk, std::size_t super = 0)
 {
     const auto term = [&](std::size_t i) { return terms[i]; };
     std::vector<tv::chain_sum::Record<T>> records;
     for (std::size_t k = 0, first = 0; first < terms.size(); ++k, first += chunk)
         records.push_back(tv::chain_sum::follow_recorded(guesses[k], first, std::min(terms.size(), first + chunk), term));
-    const std::size_t chunks = records.size();
-    std::vector<tv::chain_sum::Window<T>> windows;
-    for (std::size_t first = 0; first < chunks; first += group) {
-        const std::size_t count = std::min(group, chunks - first);
-        const auto g = tv::chain_sum::group_record(records[first].start, count,
-                                                   [&](std::size_t j) { return records[first + j]; });
-        windows.push_back(tv::chain_sum::window_of(g));
-    }
-    T s = T(0);
-    for (std::size_t gi = 0; gi < windows.size(); ++gi) {
-        T end;
-        if (tv::chain_sum::window_end(windows[gi], s, end)) {
-            ++walk.groups_taken;
-            s = end;
-            continue;
+    const auto compose = [](const std::vector<tv::chain_sum::Record<T>>& parts, std::size_t size) {
+        std::vector<tv::chain_sum::Record<T>> whole;
+        for (std::size_t first = 0; first < parts.size(); first += size) {
+            const std::size_t count = std::min(size, parts.size() - first);
+            whole.push_back(tv::chain_sum::group_record(parts[first].start, count,
+                                                        [&](std::size_t j) { return parts[first + j]; }));
         }
+        return whole;
+    };
+    const std::vector<tv::chain_sum::Record<T>> groups = compose(records, group);
+    const std::vector<tv::chain_sum::Record<T>> supers =
+        super ? compose(groups, super) : std::vector<tv::chain_sum::Record<T>>{};
+    const auto chunks_of_group = [&](std::size_t gi, T& s) {
         ++walk.groups_walked;
-        for (std::size_t k = gi * group; k < std::min(chunks, (gi + 1) * group); ++k) {
+        for (std::size_t k = gi * group; k < std::min(records.size(), (gi + 1) * group); ++k) {
+            T end;
             if (tv::chain_sum::translated_end(records[k], s, end)) {
                 ++walk.translated;
             } else {
@@ -94,6 +96,29 @@ T grouped_chain(const std::vector<T>& terms, std::size_t chunk, std::size_t grou
             }
             s = end;
         }
+    };
+    const auto walk_group = [&](std::size_t gi, T& s) {
+        T end;
+        if (tv::chain_sum::window_end(tv::chain_sum::window_of(groups[gi]), s, end)) {
+            ++walk.groups_taken;
+            s = end;
+        } else {
+            chunks_of_group(gi, s);
+        }
+    };
+    T s = T(0);
+    if (!super) {
+        for (std::size_t gi = 0; gi < groups.size(); ++gi) walk_group(gi, s);
+        return s;
+    }
+    for (std::size_t si = 0; si < supers.size(); ++si) {
+        T end;
+        if (tv::chain_sum::window_end(tv::chain_sum::window_of(supers[si]), s, end)) {
+            ++walk.supers_taken;
+            s = end;
+            continue;
+        }
+        for (std::size_t gi = si * super; gi < std::min(groups.size(), (si + 1) * super); ++gi) walk_group(gi, s);
     }
     return s;
 }

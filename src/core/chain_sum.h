@@ -24,17 +24,25 @@
 // every r, then by induction every true partial sum is the guessed one plus
 // D: x' = x + D lies in [B, 2B] too, and RN(x + m u) = RN(x) + m u unless x
 // is a tie and m is odd (an odd shift turns the even neighbour into the odd
-// one). So the record keeps whether a tie occurred (TwoSum's exact error is
-// half a spacing), and a tie with m odd is refused. The end and D are
-// multiples of u in the binade, so end + D is exact. Negative chains are
+// one). A tie with m odd: x = (k + 1/2) u rounds to the even one of k u and
+// (k + 1) u, and x + m u, k + m of the other parity, to the other one: one
+// spacing further up where x was rounded down (TwoSum's exact error is +u/2),
+// one down where it was rounded up (-u/2). From there on the shift is
+// m + 1 or m - 1, even, and later ties round alike in both chains. So the
+// record keeps whether a tie occurred and which way the first one rounded
+// (the only one an odd shift changes), and the translation is by m u up to
+// the first tie and by (m +- 1) u from it on, each partial sum kept inside
+// [B + u, 2B - u]. The end and the shifts are multiples of u in the binade,
+// so end + D is exact. Negative chains are
 // the mirror image (RN(-x) = -RN(x)); a chunk whose sums change sign, touch
 // a power of two, leave the normal range or are not finite is refused and
 // followed again. A start equal to the guess bit for bit needs no proof.
 //
 // How often a chunk is followed again: where the chain's sum crosses a power
-// of two (about log2 of the total's range times a chunk or two), rare ties
-// with m odd, and wherever the guess is in another binade than the true
-// start. The result is the chain's bits in every case; only the speed
+// of two (about log2 of the total's range times a chunk or two) and
+// wherever the guess is in another binade than the true start. (Before the
+// tie rule above, ties with m odd refused about half the chunks of sums of
+// terms finer than the sum's spacing: ssimulacra2's edge maps.) The result is the chain's bits in every case; only the speed
 // depends on the data.
 #pragma once
 
@@ -68,12 +76,14 @@ inline constexpr std::size_t kChunk = 512;
 inline constexpr unsigned kTie = 1;     // some step was a tie
 inline constexpr unsigned kUnsure = 2;  // a sum not finite, zero or tiny: no proof
 inline constexpr unsigned kBroken = 4;  // a group record whose end is not known: never translated
+inline constexpr unsigned kFirstTieDown = 8;  // the first tie rounded down (error +u/2), else up
 
 template <class T>
 struct Record {
     T start;   // the guessed start the chunk was followed from
     T end;     // the chain's value after the chunk, from `start`
-    T lo, hi;  // the least and the greatest partial sum after a step
+    T lo, hi;  // bounds of the partial sums after a step: the least and the
+               // greatest where recorded, bounds once moved (translated_record)
     unsigned flags;
 };
 
@@ -130,7 +140,10 @@ struct Recorder {
         const T error = (s - (sum - back)) + (t - back);
         const T half = half_spacing(sum);
         if (half == T(0) || !(sum - sum == T(0))) r.flags |= kUnsure;
-        if (error == half || error == -half) r.flags |= kTie;
+        if (error == half || error == -half) {
+            if (!(r.flags & kTie) && error > T(0)) r.flags |= kFirstTieDown;
+            r.flags |= kTie;
+        }
         if (!some || sum < r.lo) r.lo = sum;
         if (!some || sum > r.hi) r.hi = sum;
         some = true;
@@ -154,19 +167,23 @@ TV_HD Record<T> follow_recorded(T start, std::size_t first, std::size_t last, co
     return rec.r;
 }
 
-// The chain's value after the chunk of `r` from the true start `start`,
-// into `end`, where the record proves it (see above); false where the chunk
-// must be followed again from `start`.
+// How the chunk of a record moves onto another start (translate() below):
+// its end, and the shifts of its partial sums, `before` up to the first tie
+// and `after` from it on (equal without a tie or with an even shift).
 template <class T>
-TV_HD bool translated_end(const Record<T>& r, T start, T& end)
+struct Translation {
+    T end, before, after;
+    bool flips_first_tie;  // an odd shift: the moved chain's first tie rounds the other way
+};
+
+// The chunk of `r` followed from the true start `start`, where the record
+// proves it (see above); false where it must be followed again from `start`.
+// Not for a start equal to r.start bit for bit (no shift is formed there).
+template <class T>
+TV_HD bool translate(const Record<T>& r, T start, Translation<T>& t)
 {
     using F = Format<T>;
-    if (r.flags & kBroken) return false;
-    if (tv::bit_cast<typename F::Bits>(start) == tv::bit_cast<typename F::Bits>(r.start)) {
-        end = r.end;
-        return true;
-    }
-    if (r.flags & kUnsure) return false;
+    if (r.flags & (kUnsure | kBroken)) return false;
     // The mirror image of a negative chunk: magnitudes, the same proof.
     const bool negative = r.hi < T(0);
     const T lo = negative ? -r.hi : r.lo, hi = negative ? -r.lo : r.hi;
@@ -191,10 +208,40 @@ TV_HD bool translated_end(const Record<T>& r, T start, T& end)
     const auto units = [&](T x) { return static_cast<long long>(x * per_unit); };
     const long long base = 1LL << (F::kPrecision - 1);
     const long long m = units(s) - units(g);
-    if (units(lo) + (m < 0 ? m : 0) < base + 1) return false;
-    if (units(hi) + (m > 0 ? m : 0) > 2 * base - 1) return false;
-    if ((r.flags & kTie) && (m & 1)) return false;
-    end = r.end + (start - r.start);  // both exact
+    // A tie and m odd: from the first tie on the shift is m + step, one
+    // spacing up where it rounded down (in the mirrored frame: the other way).
+    long long step = 0;
+    if ((r.flags & kTie) && (m & 1)) step = (((r.flags & kFirstTieDown) != 0) != negative) ? 1 : -1;
+    const long long least = m < m + step ? m : m + step, most = m > m + step ? m : m + step;
+    if (units(lo) + (least < 0 ? least : 0) < base + 1) return false;
+    if (units(hi) + (most > 0 ? most : 0) > 2 * base - 1) return false;
+    // The start moved by the step in the binade as well, so that a window
+    // (an interval of starts, window_of()) accepts exactly these starts.
+    if (step != 0 && (units(s) + step < base || units(s) + step > 2 * base - 1)) return false;
+    const T shift = start - r.start;  // exact: both in one binade
+    const T tie_step = static_cast<T>(negative ? -step : step) * spacing;
+    t.before = shift;
+    t.after = shift + tie_step;  // exact: a multiple of u below B
+    t.end = r.end + t.after;     // exact: a multiple of u in the binade
+    t.flips_first_tie = step != 0;
+    return true;
+}
+
+// The chain's value after the chunk of `r` from the true start `start`,
+// into `end`, where the record proves it (see above); false where the chunk
+// must be followed again from `start`.
+template <class T>
+TV_HD bool translated_end(const Record<T>& r, T start, T& end)
+{
+    using F = Format<T>;
+    if (r.flags & kBroken) return false;
+    if (tv::bit_cast<typename F::Bits>(start) == tv::bit_cast<typename F::Bits>(r.start)) {
+        end = r.end;
+        return true;
+    }
+    Translation<T> t;
+    if (!translate(r, start, t)) return false;
+    end = t.end;
     return true;
 }
 
@@ -210,17 +257,23 @@ TV_HD bool translated_end(const Record<T>& r, T start, T& end)
 // d_j = s_j - g_j (the proof above, step by step), so
 //   - its partial sums are the recorded ones plus d_j, each an exact
 //     addition (both multiples of the binade's spacing u, the sum inside the
-//     binade), so lo_j + d_j and hi_j + d_j are its least and greatest sums;
+//     binade), so lo_j + d_j and hi_j + d_j are its least and greatest sums
+//     (with an odd shift and a tie: d_j up to the first tie and d_j +- u
+//     from it on, the lesser and the greater of the two giving bounds);
 //     with s_j equal to g_j bit for bit it is the recorded chain itself
 //     (d_j is not formed: inf - inf is no shift);
 //   - its ties are the recorded ones: x + d_j is a tie exactly where x is
 //     (d_j a multiple of u, both in the one binade of spacing u), and the
-//     tie flag of the moved chain is the recorded one; likewise kUnsure
-//     (the moved sums are normal, nonzero and finite where the recorded are);
-// so translated_record() returns exactly the Record that follow_recorded()
-// would keep from s_j. The group's record is then the chunks' records
-// joined: least of the lo, greatest of the hi, the flags or-ed, the last
-// end; which is follow_recorded() over the group's positions from G. So
+//     tie flag of the moved chain is the recorded one; so is the way its
+//     first tie rounds, but where d_j is an odd number of spacings (then
+//     the other way); likewise kUnsure (the moved sums are normal, nonzero
+//     and finite where the recorded are);
+// so translated_record() returns the Record that follow_recorded() would
+// keep from s_j (lo and hi as bounds). The group's record is then the
+// chunks' records joined: least of the lo, greatest of the hi, the flags
+// or-ed but for the first tie's way (the first chunk's with a tie), the
+// last end; which is follow_recorded() over the group's positions from G,
+// with lo and hi as bounds (all the proof needs). So
 // translated_end() proves a group's end by the very argument it proves a
 // chunk's, with the group's shift m = (S - G) / u and its ties. Where some
 // chunk does not translate from the group's running sum, the group's
@@ -229,7 +282,8 @@ TV_HD bool translated_end(const Record<T>& r, T start, T& end)
 //
 // The rules a composed record needs (tests/unit/test_chain_sum.cpp fails
 // without each): the moved lo/hi (not the recorded ones), the or of the
-// chunks' flags (ties and kUnsure), kBroken where a chunk does not
+// chunks' flags (ties and kUnsure), the first tie's way from the first chunk
+// with a tie, turned by an odd shift, kBroken where a chunk does not
 // translate, and no shift formed where the start is taken bit for bit.
 inline constexpr std::size_t kGroup = 32;
 
@@ -239,15 +293,16 @@ template <class T>
 TV_HD bool translated_record(const Record<T>& r, T start, Record<T>& moved)
 {
     using Bits = typename Format<T>::Bits;
-    T end;
-    if (!translated_end(r, start, end)) return false;
+    if (r.flags & kBroken) return false;
     moved = r;
     if (tv::bit_cast<Bits>(start) == tv::bit_cast<Bits>(r.start)) return true;
-    const T shift = start - r.start;  // exact: both in one binade
+    Translation<T> t;
+    if (!translate(r, start, t)) return false;
     moved.start = start;
-    moved.end = end;
-    moved.lo = r.lo + shift;
-    moved.hi = r.hi + shift;
+    moved.end = t.end;
+    moved.lo = r.lo + (t.before < t.after ? t.before : t.after);  // exact, as the end
+    moved.hi = r.hi + (t.before > t.after ? t.before : t.after);
+    if (t.flips_first_tie) moved.flags ^= kFirstTieDown;
     return true;
 }
 
@@ -266,7 +321,9 @@ TV_HD Record<T> group_record(T start, std::size_t count, const RecordAt& record)
         }
         if (j == 0 || moved.lo < g.lo) g.lo = moved.lo;
         if (j == 0 || moved.hi > g.hi) g.hi = moved.hi;
-        g.flags |= moved.flags;
+        // The group's first tie is its first chunk's with a tie.
+        const unsigned way = (g.flags & kTie) ? (g.flags & kFirstTieDown) : (moved.flags & kFirstTieDown);
+        g.flags = ((g.flags | moved.flags) & ~kFirstTieDown) | way;
         g.end = moved.end;
     }
     return g;
@@ -276,24 +333,29 @@ TV_HD Record<T> group_record(T start, std::size_t count, const RecordAt& record)
 // function of the true start S alone, so it is worked out once, in
 // parallel, as the set of starts it accepts:
 //   S equal to `start` bit for bit (unless kBroken), or
-//   from <= S <= to, and, where `odd` is set (a tie), S's lowest bit equal
-//   to start's;
-// then the end is `end` or end + (S - start), as translated_end() gives it.
+//   from <= S <= to, and, where a tie was recorded and S's lowest bit is not
+//   start's (an odd shift), from <= S + tie_step <= to as well;
+// then the end is `end`, end + (S - start), or with that odd shift
+// end + ((S - start) + tie_step), as translated_end() gives it.
 // Derivation, in the mirrored frame of a negative record: with k(x) = x / u
 // the integer significand of x in [B, 2B) (B = 2^(p-1) u), translated_end()
 // accepts S not equal to G exactly when k(lo) >= 2^(p-1) + 1,
 // k(hi) <= 2^p - 1, G in [B, 2B) and k(S) lies in
 //   [max(2^(p-1), k(G) + 2^(p-1) + 1 - k(lo)), min(2^p - 1, k(G) + 2^p - 1 - k(hi))]
-// (its tests with m = k(S) - k(G), and S in [B, 2B)), and, with a tie, m is
-// even, i.e. k(S) and k(G) have one parity: the lowest bit of the
-// significand field (2^(p-1) is even), the lowest bit of the number. Both
+// (its tests with m = k(S) - k(G), and S in [B, 2B)), and, with a tie and m
+// odd (k(S) and k(G) of different parity: the lowest bit of the
+// significand field, 2^(p-1) being even, is the lowest bit of the number),
+// k(S) + step in that interval too, step = +-1 the first tie's way
+// (translate()): in the real frame S + tie_step, tie_step = +u where the
+// first tie rounded down, -u where up, whatever the sign. Both
 // bounds are multiples of u in [B, 2B), exact as k u; an S of the interval
 // is in [B, 2B) and a multiple of u where k(S) is in the integer interval.
 // A record with no such S gets an empty interval (from > to).
 template <class T>
 struct Window {
     T start, end, from, to;
-    unsigned flags;  // kTie: the parity test; kBroken: nothing accepted
+    T tie_step;      // with kTie: the further shift from the first tie on, under an odd shift
+    unsigned flags;  // kTie: the odd-shift test; kBroken: nothing accepted
 };
 
 template <class T>
@@ -304,7 +366,7 @@ TV_HD Window<T> window_of(const Record<T>& r)
     constexpr int kMantissaBits = F::kPrecision - 1;
     const Bits exponent_mask = F::kExponentMask;  // a copy: bit_cast takes a reference
     const T inf = tv::bit_cast<T>(exponent_mask);
-    Window<T> w{r.start, r.end, inf, -inf, r.flags & (kTie | kBroken)};
+    Window<T> w{r.start, r.end, inf, -inf, T(0), r.flags & (kTie | kBroken)};
     if (r.flags & (kUnsure | kBroken)) return w;
     const bool negative = r.hi < T(0);
     const T lo = negative ? -r.hi : r.lo, hi = negative ? -r.lo : r.hi;
@@ -314,6 +376,7 @@ TV_HD Window<T> window_of(const Record<T>& r)
     const T spacing = half_spacing(lo) * T(2);
     if (spacing == T(0)) return w;
     if (!(g >= binade && g < binade * T(2) && hi < binade * T(2))) return w;
+    w.tie_step = (r.flags & kFirstTieDown) ? spacing : -spacing;
     constexpr Bits kBias = (F::kExponentMask >> kMantissaBits) >> 1;
     const Bits spacing_field = tv::bit_cast<Bits>(spacing) >> kMantissaBits;
     const T per_unit = tv::bit_cast<T>(static_cast<Bits>(2 * kBias - spacing_field) << kMantissaBits);
@@ -342,8 +405,14 @@ TV_HD bool window_end(const Window<T>& w, T start, T& end)
         return true;
     }
     if (!(start >= w.from && start <= w.to)) return false;
-    if ((w.flags & kTie) && ((sb ^ gb) & 1)) return false;
-    end = w.end + (start - w.start);
+    const T shift = start - w.start;
+    if ((w.flags & kTie) && ((sb ^ gb) & 1)) {
+        const T stepped = start + w.tie_step;  // exact: one spacing, at most onto a binade's edge
+        if (!(stepped >= w.from && stepped <= w.to)) return false;
+        end = w.end + (shift + w.tie_step);
+        return true;
+    }
+    end = w.end + shift;
     return true;
 }
 

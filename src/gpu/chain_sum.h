@@ -13,13 +13,19 @@
 //      with its Record (the positions' terms read once for all chains);
 //   4. groups_kernel: one thread per group of kGroup chunks and chain, the
 //      group's record composed from its chunks' (group_record) from the
-//      group's guess, made a Window for the walk;
-//   5. resolve_kernel: one block per job and chain walks the groups in
-//      order with the true start: the group's end where its window proves
-//      it, else that group's chunks (translated ends, or a chunk's terms
-//      again, read into shared memory by the whole block and added there);
-//      every thread of the block walks alike, so the block stays in step;
-//   6. finish_kernel: finish(job, sums) per job.
+//      group's guess, kept, and made a Window for the walk;
+//   5. supers_kernel: one thread per super-group of kGroup groups and chain,
+//      its record composed from its groups' records in the same way (a
+//      composed record is a record: core/chain_sum.h), made a Window;
+//   6. resolve_kernel: one block per job and chain walks the super-groups in
+//      order with the true start: the super-group's end where its window
+//      proves it, else its groups' (by their windows), else a group's
+//      chunks (translated ends, or a chunk's terms again, read into shared
+//      memory by the whole block and added there); every thread of the
+//      block walks alike, so the block stays in step. At 4K a chain of
+//      8.3 M positions is 16,200 chunks, 507 groups, 16 super-groups: the
+//      serial walk is about 16 steps where the data lets it;
+//   7. finish_kernel: finish(job, sums) per job.
 // Terms is a device-copyable type with
 //   __device__ std::size_t count(unsigned job) const;     // positions
 //   __device__ void at(unsigned job, std::size_t i, T (&terms)[kChains]) const;
@@ -157,6 +163,7 @@ template <class T, unsigned kChains, class Terms>
 __global__ void __launch_bounds__(kThreads) groups_kernel(Terms terms, std::size_t chunks_per_job,
                                                           std::size_t groups_per_job,
                                                           const tv::chain_sum::Record<T>* records,
+                                                          tv::chain_sum::Record<T>* group_records,
                                                           tv::chain_sum::Window<T>* windows)
 {
     const unsigned job = blockIdx.y;
@@ -170,7 +177,29 @@ __global__ void __launch_bounds__(kThreads) groups_kernel(Terms terms, std::size
     const tv::chain_sum::Record<T>* chunk = records + (job * chunks_per_job + first) * kChains + c;
     const tv::chain_sum::Record<T> g =
         tv::chain_sum::group_record(chunk[0].start, count, [&](std::size_t j) { return chunk[j * kChains]; });
+    group_records[(job * groups_per_job + group) * kChains + c] = g;
     windows[(job * groups_per_job + group) * kChains + c] = tv::chain_sum::window_of(g);
+}
+
+// Thread (x: super-group * kChains + chain, y: job).
+template <class T, unsigned kChains, class Terms>
+__global__ void __launch_bounds__(kThreads) supers_kernel(Terms terms, std::size_t groups_per_job,
+                                                          std::size_t supers_per_job,
+                                                          const tv::chain_sum::Record<T>* group_records,
+                                                          tv::chain_sum::Window<T>* super_windows)
+{
+    const unsigned job = blockIdx.y;
+    const std::size_t index = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
+    const std::size_t super = index / kChains;
+    const unsigned c = static_cast<unsigned>(index % kChains);
+    const std::size_t groups = groups_of(chunks_of(terms.count(job)));
+    if (super >= groups_of(groups)) return;
+    const std::size_t first = super * kGroup;
+    const std::size_t count = groups - first < kGroup ? groups - first : kGroup;
+    const tv::chain_sum::Record<T>* group = group_records + (job * groups_per_job + first) * kChains + c;
+    const tv::chain_sum::Record<T> g =
+        tv::chain_sum::group_record(group[0].start, count, [&](std::size_t j) { return group[j * kChains]; });
+    super_windows[(job * supers_per_job + super) * kChains + c] = tv::chain_sum::window_of(g);
 }
 
 // The walk of one chain (block x: job * kChains + chain), every thread
@@ -180,54 +209,69 @@ inline constexpr unsigned kResolveThreads = 128;
 template <class T, unsigned kChains, class Terms>
 __global__ void __launch_bounds__(kResolveThreads) resolve_kernel(Terms terms, std::size_t chunks_per_job,
                                                                   std::size_t groups_per_job,
+                                                                  std::size_t supers_per_job,
                                                                   const tv::chain_sum::Record<T>* records,
-                                                                  const tv::chain_sum::Window<T>* windows, T* sums)
+                                                                  const tv::chain_sum::Window<T>* windows,
+                                                                  const tv::chain_sum::Window<T>* super_windows,
+                                                                  T* sums)
 {
     const unsigned job = blockIdx.x / kChains, c = blockIdx.x % kChains;
     const std::size_t n = terms.count(job);
     const std::size_t chunks = chunks_of(n);
     const std::size_t groups = groups_of(chunks);
+    const std::size_t supers = groups_of(groups);
+    const tv::chain_sum::Window<T>* job_supers = super_windows + job * supers_per_job * kChains + c;
     const tv::chain_sum::Window<T>* job_windows = windows + job * groups_per_job * kChains + c;
     const tv::chain_sum::Record<T>* job_records = records + job * chunks_per_job * kChains + c;
     __shared__ tv::chain_sum::Window<T> staged[kResolveThreads];
+    __shared__ tv::chain_sum::Window<T> super_groups[kGroup];
     __shared__ tv::chain_sum::Record<T> group_chunks[kGroup];
     __shared__ T span[kChunk];
     T s = T(0);
-    for (std::size_t batch = 0; batch < groups; batch += kResolveThreads) {
-        const std::size_t in_batch = groups - batch < kResolveThreads ? groups - batch : kResolveThreads;
+    for (std::size_t batch = 0; batch < supers; batch += kResolveThreads) {
+        const std::size_t in_batch = supers - batch < kResolveThreads ? supers - batch : kResolveThreads;
         __syncthreads();
-        if (threadIdx.x < in_batch) staged[threadIdx.x] = job_windows[(batch + threadIdx.x) * kChains];
+        if (threadIdx.x < in_batch) staged[threadIdx.x] = job_supers[(batch + threadIdx.x) * kChains];
         __syncthreads();
-        tv::chain_sum::Window<T> next = staged[0];
         for (std::size_t k = 0; k < in_batch; ++k) {
-            const tv::chain_sum::Window<T> w = next;
-            if (k + 1 < in_batch) next = staged[k + 1];
             T end;
-            if (tv::chain_sum::window_end(w, s, end)) {
+            if (tv::chain_sum::window_end(staged[k], s, end)) {
                 s = end;
                 continue;
             }
-            // The group's chunks from the true start.
-            const std::size_t first_chunk = (batch + k) * kGroup;
-            const std::size_t count = chunks - first_chunk < kGroup ? chunks - first_chunk : kGroup;
+            // The super-group's groups from the true start.
+            const std::size_t first_group = (batch + k) * kGroup;
+            const std::size_t group_count = groups - first_group < kGroup ? groups - first_group : kGroup;
             __syncthreads();
-            if (threadIdx.x < count) group_chunks[threadIdx.x] = job_records[(first_chunk + threadIdx.x) * kChains];
+            if (threadIdx.x < group_count) super_groups[threadIdx.x] = job_windows[(first_group + threadIdx.x) * kChains];
             __syncthreads();
-            for (std::size_t j = 0; j < count; ++j) {
-                if (tv::chain_sum::translated_end(group_chunks[j], s, end)) {
+            for (std::size_t g = 0; g < group_count; ++g) {
+                if (tv::chain_sum::window_end(super_groups[g], s, end)) {
                     s = end;
                     continue;
                 }
-                const std::size_t first = (first_chunk + j) * kChunk;
-                const std::size_t size = n - first < kChunk ? n - first : kChunk;
+                // The group's chunks from the true start.
+                const std::size_t first_chunk = (first_group + g) * kGroup;
+                const std::size_t count = chunks - first_chunk < kGroup ? chunks - first_chunk : kGroup;
                 __syncthreads();
-                for (std::size_t i = threadIdx.x; i < size; i += kResolveThreads) {
-                    T t[kChains];
-                    terms.at(job, first + i, t);
-                    span[i] = t[c];
+                if (threadIdx.x < count) group_chunks[threadIdx.x] = job_records[(first_chunk + threadIdx.x) * kChains];
+                __syncthreads();
+                for (std::size_t j = 0; j < count; ++j) {
+                    if (tv::chain_sum::translated_end(group_chunks[j], s, end)) {
+                        s = end;
+                        continue;
+                    }
+                    const std::size_t first = (first_chunk + j) * kChunk;
+                    const std::size_t size = n - first < kChunk ? n - first : kChunk;
+                    __syncthreads();
+                    for (std::size_t i = threadIdx.x; i < size; i += kResolveThreads) {
+                        T t[kChains];
+                        terms.at(job, first + i, t);
+                        span[i] = t[c];
+                    }
+                    __syncthreads();
+                    s = tv::chain_sum::follow(s, 0, size, [&](std::size_t i) { return span[i]; });
                 }
-                __syncthreads();
-                s = tv::chain_sum::follow(s, 0, size, [&](std::size_t i) { return span[i]; });
             }
         }
     }
@@ -257,8 +301,11 @@ public:
           chunks_per_job_((max_count + tv::chain_sum::kChunk - 1) / tv::chain_sum::kChunk),
           guesses_(std::max<std::size_t>(1, jobs * chunks_per_job_ * kChains), "chain sum guesses"),
           groups_per_job_((chunks_per_job_ + tv::chain_sum::kGroup - 1) / tv::chain_sum::kGroup),
+          supers_per_job_((groups_per_job_ + tv::chain_sum::kGroup - 1) / tv::chain_sum::kGroup),
           records_(std::max<std::size_t>(1, jobs * chunks_per_job_ * kChains), "chain sum records"),
+          group_records_(std::max<std::size_t>(1, jobs * groups_per_job_ * kChains), "chain sum group records"),
           windows_(std::max<std::size_t>(1, jobs * groups_per_job_ * kChains), "chain sum group windows"),
+          super_windows_(std::max<std::size_t>(1, jobs * supers_per_job_ * kChains), "chain sum super-group windows"),
           sums_(std::max<std::size_t>(1, jobs * kChains), "chain sums")
     {
     }
@@ -280,10 +327,16 @@ public:
         check_launch("chain sum records_kernel");
         const dim3 group_grid(blocks_for(std::max<std::size_t>(1, groups_per_job_ * kChains), kThreads), jobs);
         groups_kernel<T, kChains><<<group_grid, kThreads, 0, stream>>>(terms, chunks_per_job_, groups_per_job_,
-                                                                       records_.get(), windows_.get());
+                                                                       records_.get(), group_records_.get(),
+                                                                       windows_.get());
         check_launch("chain sum groups_kernel");
+        const dim3 super_grid(blocks_for(std::max<std::size_t>(1, supers_per_job_ * kChains), kThreads), jobs);
+        supers_kernel<T, kChains><<<super_grid, kThreads, 0, stream>>>(terms, groups_per_job_, supers_per_job_,
+                                                                       group_records_.get(), super_windows_.get());
+        check_launch("chain sum supers_kernel");
         resolve_kernel<T, kChains><<<jobs * kChains, kResolveThreads, 0, stream>>>(
-            terms, chunks_per_job_, groups_per_job_, records_.get(), windows_.get(), sums_.get());
+            terms, chunks_per_job_, groups_per_job_, supers_per_job_, records_.get(), windows_.get(),
+            super_windows_.get(), sums_.get());
         check_launch("chain sum resolve_kernel");
         finish_kernel<T, kChains><<<1, jobs, 0, stream>>>(jobs, sums_.get(), finish);
         check_launch("chain sum finish_kernel");
@@ -294,8 +347,11 @@ private:
     std::size_t chunks_per_job_ = 0;
     DeviceArray<T> guesses_;
     std::size_t groups_per_job_ = 0;
+    std::size_t supers_per_job_ = 0;
     DeviceArray<tv::chain_sum::Record<T>> records_;
+    DeviceArray<tv::chain_sum::Record<T>> group_records_;
     DeviceArray<tv::chain_sum::Window<T>> windows_;
+    DeviceArray<tv::chain_sum::Window<T>> super_windows_;
     DeviceArray<T> sums_;
 };
 

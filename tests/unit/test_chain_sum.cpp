@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "chain_sum_host.h"
@@ -41,17 +42,26 @@ std::uint64_t bits(T x)
     else return tv::bit_cast<std::uint32_t>(x);
 }
 
+// A composed record against the recorded one: start, end and flags (the
+// first tie's way included) bit for bit; lo and hi too where no tie was
+// recorded, bounds of the recorded ones where one was (an odd shift moves
+// the sums after the first tie one spacing further than those before it).
 template <class T>
-bool same_record(const Record<T>& a, const Record<T>& b)
+bool same_record(const Record<T>& composed, const Record<T>& recorded)
 {
-    return bits(a.start) == bits(b.start) && bits(a.end) == bits(b.end) && bits(a.lo) == bits(b.lo) &&
-           bits(a.hi) == bits(b.hi) && a.flags == b.flags;
+    const bool bounds = (recorded.flags & tv::chain_sum::kTie)
+                            ? composed.lo <= recorded.lo && composed.hi >= recorded.hi
+                            : bits(composed.lo) == bits(recorded.lo) && bits(composed.hi) == bits(recorded.hi);
+    return bits(composed.start) == bits(recorded.start) && bits(composed.end) == bits(recorded.end) && bounds &&
+           composed.flags == recorded.flags;
 }
 
 // The composition lemma (core/chain_sum.h, "Groups of chunks"): a group
 // record that is not kBroken is the record follow_recorded() keeps over the
 // group's positions from the group's start, bit for bit (end, least and
-// greatest partial sum, tie and unsure flags); and a window accepts exactly
+// greatest partial sum, or bounds of them after a tie; the tie, first tie's
+// way and unsure flags), and so is a record composed from such records
+// (the device's super-groups); and a window accepts exactly
 // the starts translated_end() accepts, with its end. Starts tried: the
 // guess, the true start, their neighbours by 1..3 spacings, the window's
 // bounds and their neighbours, zeros and the negated guess.
@@ -77,6 +87,22 @@ void expect_groups_are_records(const std::vector<T>& terms, std::size_t chunk,
                     EXPECT_TRUE(same_record(g, direct)) << "group of " << count << " chunks at chunk " << first;
                 }
             }
+        // The second level: records of 3 groups of 2 chunks composed from
+        // the groups' records (a composed record is a record).
+        std::vector<Record<T>> pairs;
+        for (std::size_t first = 0; first < records.size(); first += 2)
+            pairs.push_back(tv::chain_sum::group_record(records[first].start, std::min<std::size_t>(2, records.size() - first),
+                                                        [&](std::size_t j) { return records[first + j]; }));
+        for (std::size_t first = 0; first < pairs.size(); first += 3) {
+            const std::size_t count = std::min<std::size_t>(3, pairs.size() - first);
+            const Record<T> g = tv::chain_sum::group_record(pairs[first].start, count,
+                                                            [&](std::size_t j) { return pairs[first + j]; });
+            if (!(g.flags & tv::chain_sum::kBroken)) {
+                const Record<T> direct = tv::chain_sum::follow_recorded(
+                    pairs[first].start, first * 2 * chunk, std::min(terms.size(), (first + count) * 2 * chunk), term);
+                EXPECT_TRUE(same_record(g, direct)) << "super-group of " << count << " groups at group " << first;
+            }
+        }
         for (const Record<T>& r : records) {
             const tv::chain_sum::Window<T> w = tv::chain_sum::window_of(r);
             std::vector<T> starts{r.start, -r.start, T(0), -T(0), w.from, w.to};
@@ -141,11 +167,14 @@ Walk expect_chain(const std::vector<T>& terms, const char* what)
             guess_sets.push_back(far);
         }
         // The grouped walk of the device (groups of chunks, their windows).
-        for (std::size_t group : {std::size_t(1), std::size_t(2), std::size_t(3), tv::chain_sum::kGroup})
+        // (Groups of chunks, super-groups of groups; 0: no second level.)
+        const std::pair<std::size_t, std::size_t> levels[] = {
+            {1, 0}, {2, 0}, {3, 0}, {tv::chain_sum::kGroup, 0}, {2, 3}, {3, 2}, {tv::chain_sum::kGroup, tv::chain_sum::kGroup}};
+        for (const auto& [group, super] : levels)
             for (std::size_t set = 0; set < guess_sets.size(); ++set) {
                 Walk w;
-                EXPECT_EQ(bits(grouped_chain(terms, chunk, group, guess_sets[set], w)), bits(expected))
-                    << "grouped walk, group " << group << ", guesses " << set;
+                EXPECT_EQ(bits(grouped_chain(terms, chunk, group, guess_sets[set], w, super)), bits(expected))
+                    << "grouped walk, group " << group << ", super-group " << super << ", guesses " << set;
             }
         expect_groups_are_records(terms, chunk, guess_sets);
     }
@@ -189,6 +218,53 @@ TEST(ChainSum, TiesAtEveryStep)
     std::vector<float> float_terms{std::ldexp(1.0f, 20)};
     for (int i = 0; i < 50000; ++i) float_terms.push_back(std::ldexp(static_cast<float>(2 * (rng() % 100) + 1), -4));
     expect_chain(float_terms, "float ties");
+}
+
+// A tie under an odd shift (core/chain_sum.h): chunk 1, {2u, u/2, u, u/2},
+// recorded from the guess 1 + 4u ties at its second step (1 + 6.5u rounds
+// down to the even 1 + 6u); from the true start 1 + 5u the same step,
+// 1 + 7.5u, rounds up to 1 + 8u, so the chain is moved by u before the tie
+// and by 2u after it (its second tie rounds alike in both). From the guess
+// 1 + 5u the first tie rounds up instead, and an odd shift moves the rest
+// one spacing less. Both signs, shifts of -1, 1, 2 and 3 spacings: every
+// chunk is translated, with the chain's bits.
+TEST(ChainSum, TiesUnderAnOddShiftMoveTheRestOneSpacingMore)
+{
+    const double u = std::ldexp(1.0, -52);
+    for (double sign : {1.0, -1.0})
+        for (double guess : {1.0 + 4 * u, 1.0 + 5 * u})
+            for (int m : {1, -1, 3, 2}) {
+                const double start = guess + m * u;
+                const std::vector<double> terms{sign * start, 0.0,          0.0,      0.0,
+                                                sign * 2 * u, sign * u / 2, sign * u, sign * u / 2};
+                Walk walk;
+                EXPECT_EQ(bits(chunked_chain(terms, 4, {0.0, sign * guess}, walk)), bits(serial_chain(terms)))
+                    << "sign " << sign << ", guess 1 + " << (guess - 1) / u << "u, shift " << m << "u";
+                EXPECT_EQ(walk.translated, 2u) << "sign " << sign << ", guess 1 + " << (guess - 1) / u
+                                               << "u, shift " << m << "u";
+            }
+    // Terms finer than the sum's spacing, as ssimulacra2's edge maps: a tie
+    // in most chunks. With every guess one spacing off (an odd shift), the
+    // rule keeps the fast path for nearly all of them (without it, none of
+    // the chunks with a tie).
+    std::mt19937_64 rng(5);
+    std::vector<double> terms{std::ldexp(1.0, 40)};
+    for (int i = 0; i < 40000; ++i) terms.push_back(std::ldexp(static_cast<double>(rng() % 4096), -20));
+    std::vector<double> off;
+    double s = 0.0;
+    for (std::size_t first = 0; first < terms.size(); first += 512) {
+        off.push_back(std::nextafter(s, 0.0));
+        for (std::size_t i = first; i < std::min(terms.size(), first + 512); ++i) s = s + terms[i];
+    }
+    Walk walk;
+    EXPECT_EQ(bits(chunked_chain(terms, 512, off, walk)), bits(serial_chain(terms)));
+    EXPECT_GT(walk.translated, 75u) << "followed again: " << walk.followed;
+    Walk grouped;
+    EXPECT_EQ(bits(grouped_chain(terms, 512, 8, off, grouped)), bits(serial_chain(terms)));
+    EXPECT_GT(grouped.groups_taken, 8u) << "groups walked again: " << grouped.groups_walked;
+    Walk supers;
+    EXPECT_EQ(bits(grouped_chain(terms, 512, 2, off, supers, 2)), bits(serial_chain(terms)));
+    EXPECT_GT(supers.supers_taken, 17u) << "groups walked: " << supers.groups_taken + supers.groups_walked;
 }
 
 TEST(ChainSum, PsnrHvsLikeFloats)
