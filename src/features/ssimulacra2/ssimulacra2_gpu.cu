@@ -34,6 +34,11 @@ constexpr unsigned kThreads = 256;
 constexpr int kMaps = 5;
 constexpr int kTerms = 6;                   // d, d^4, ringing, ^4, blurring, ^4
 constexpr int kChains = 3 * kTerms;         // of one scale
+// Stored per position and channel: d and the edge ratio; the six terms are
+// formed from them where the chain sums read them (quartic, edge_terms: the
+// same functions, so the same values), a third of the bytes of six planes.
+constexpr int kStored = 2;
+constexpr unsigned kVerticalThreads = 32;
 
 struct Samples {
     const std::uint8_t* y;
@@ -136,8 +141,8 @@ __global__ void __launch_bounds__(kTile) horizontal_kernel(const float* ref, con
     }
 }
 
-// terms: per channel kTerms planes of doubles (chain k of channel c is
-// plane c * kTerms + k, in raster order).
+// terms: per channel kStored planes of doubles in raster order, d and the
+// edge ratio (ChannelTerms forms the six terms from them).
 __global__ void vertical_kernel(const float* hor, const float* ref, const float* dis, int w, int h, double* terms)
 {
     const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), c = static_cast<int>(blockIdx.y);
@@ -146,38 +151,55 @@ __global__ void vertical_kernel(const float* hor, const float* ref, const float*
     const float* src = hor + static_cast<std::size_t>(c) * kMaps * plane + x;
     const float* img1 = ref + c * plane + x;
     const float* img2 = dis + c * plane + x;
-    double* t = terms + static_cast<std::size_t>(c) * kTerms * plane + x;
+    double* t = terms + static_cast<std::size_t>(c) * kStored * plane + x;
     IirState st[kMaps] = {};
-    for (int n = kBlurFirstStep; n < h; ++n) {
+    // Each step's ten inputs are loaded one step ahead: a thread's column is
+    // a serial chain, and few threads run (one per column and channel), so
+    // the loads of step n + 1 are in flight while step n is computed.
+    float lv[kMaps], rv[kMaps];
+    const auto load = [&](int n, float (&l)[kMaps], float (&r)[kMaps]) {
         const int left = blur_left(n), right = blur_right(n);
-        float o[kMaps];
         for (int m = 0; m < kMaps; ++m) {
-            const float lv = left >= 0 ? src[m * plane + static_cast<std::size_t>(left) * w] : 0.0f;
-            const float rv = right < h ? src[m * plane + static_cast<std::size_t>(right) * w] : 0.0f;
-            o[m] = iir_step(st[m], lv + rv);
+            l[m] = left >= 0 ? src[m * plane + static_cast<std::size_t>(left) * w] : 0.0f;
+            r[m] = right < h ? src[m * plane + static_cast<std::size_t>(right) * w] : 0.0f;
+        }
+    };
+    load(kBlurFirstStep, lv, rv);
+    for (int n = kBlurFirstStep; n < h; ++n) {
+        float next_l[kMaps] = {}, next_r[kMaps] = {};
+        if (n + 1 < h) load(n + 1, next_l, next_r);
+        float o[kMaps];
+        for (int m = 0; m < kMaps; ++m) o[m] = iir_step(st[m], lv[m] + rv[m]);
+        for (int m = 0; m < kMaps; ++m) {
+            lv[m] = next_l[m];
+            rv[m] = next_r[m];
         }
         if (n < 0) continue;
         const std::size_t at = static_cast<std::size_t>(n) * w;
-        const double d = ssim_term(o[0], o[1], o[2], o[3], o[4]);
-        const EdgeTerms e = edge_terms(edge_ratio(edge_abs_diff(img1[at], o[0]), edge_abs_diff(img2[at], o[1])));
-        t[at] = d;
-        t[plane + at] = quartic(d);
-        t[2 * plane + at] = e.art;
-        t[3 * plane + at] = quartic(e.art);
-        t[4 * plane + at] = e.det;
-        t[5 * plane + at] = quartic(e.det);
+        t[at] = ssim_term(o[0], o[1], o[2], o[3], o[4]);
+        t[plane + at] = edge_ratio(edge_abs_diff(img1[at], o[0]), edge_abs_diff(img2[at], o[1]));
     }
 }
 
 // The six chains of each channel (one job per channel), for gpu::ChainSums:
-// position i of chain k of channel c is terms[(c * kTerms + k) * plane + i].
+// position i of channel c: d = terms[c * kStored * plane + i] and the edge
+// ratio one plane further; the chains are d, d^4, ringing, its ^4, blurring,
+// its ^4 (the CPU's add_ssim and add_edge).
 struct ChannelTerms {
     const double* terms;
     std::size_t plane;
     __device__ std::size_t count(unsigned) const { return plane; }
     __device__ void at(unsigned c, std::size_t i, double (&out)[kTerms]) const
     {
-        for (int k = 0; k < kTerms; ++k) out[k] = terms[(static_cast<std::size_t>(c) * kTerms + k) * plane + i];
+        const double* p = terms + static_cast<std::size_t>(c) * kStored * plane + i;
+        const double d = p[0];
+        const EdgeTerms e = edge_terms(p[plane]);
+        out[0] = d;
+        out[1] = quartic(d);
+        out[2] = e.art;
+        out[3] = quartic(e.art);
+        out[4] = e.det;
+        out[5] = quartic(e.det);
     }
 };
 
@@ -207,7 +229,7 @@ public:
         lin_ = gpu::DeviceArray<float>(4 * 3 * plane, "ssimulacra2 linear RGB");
         xyb_ = gpu::DeviceArray<float>(2 * 3 * plane, "ssimulacra2 XYB");
         hor_ = gpu::DeviceArray<float>(3 * kMaps * plane, "ssimulacra2 horizontal maps");
-        terms_ = gpu::DeviceArray<double>(kChains * plane, "ssimulacra2 terms");
+        terms_ = gpu::DeviceArray<double>(3 * kStored * plane, "ssimulacra2 terms");
         sums_ = gpu::ChainSums<double, kTerms>(3, plane);
     }
 
@@ -255,8 +277,10 @@ public:
             horizontal_kernel<<<dim3(gpu::blocks_for(h, kTile), 3), kTile, 0, stream>>>(xyb_ref, xyb_dis, w, h,
                                                                                    hor_.get());
             gpu::check_launch("ssimulacra2 horizontal_kernel");
-            vertical_kernel<<<dim3(gpu::blocks_for(w, 64), 3), 64, 0, stream>>>(hor_.get(), xyb_ref, xyb_dis, w, h,
-                                                                               terms_.get());
+            // Warps of 32 columns: one thread per column and channel is few
+            // threads (11,520 at 4K), spread over as many SMs as possible.
+            vertical_kernel<<<dim3(gpu::blocks_for(w, kVerticalThreads), 3), kVerticalThreads, 0, stream>>>(
+                hor_.get(), xyb_ref, xyb_dis, w, h, terms_.get());
             gpu::check_launch("ssimulacra2 vertical_kernel");
             sums_.enqueue(ChannelTerms{terms_.get(), plane}, 3, ChannelFinish{result->sums[scale]}, stream);
         }
