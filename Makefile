@@ -58,28 +58,30 @@ demo: build
 
 # The tests also compile every kernel for AMD GPUs (tools/hip_check.sh), which
 # needs Debian's hipcc, and open the HTML report in Chromium: installed here,
-# not for a plain build; hipcc's clang 15 builds the fuzzers. Then, under
-# AddressSanitizer and UBSan: the unit, CLI and tiny-fixture golden tests (the
-# debug-ci test preset; README, Tests), and every fuzzer for 30 s from its
-# seeds with a fixed seed (the fuzz preset).
+# not for a plain build. hipcc's clang 15 builds the sanitizer tree
+# (build/debug: ASan, UBSan and libFuzzer's coverage, -O1), which holds both
+# the tests and the fuzzers, so the library is compiled once for both; under
+# the sanitizers run the unit, CLI and tiny-fixture golden tests and every
+# fuzzer for 30 s from its seeds with a fixed seed (the debug-ci test preset;
+# README, Tests).
 test: build
 	$(STAGE) deps-test bash scripts/install-deps.sh --hip --browser --fuzz
 	$(STAGE) test-release ctest --preset release
 	$(call configure-and-build,debug)
 	$(STAGE) test-debug-ci ctest --preset debug-ci
-	$(call configure-and-build,fuzz)
-	$(STAGE) test-fuzz ctest --preset fuzz
 
 debug-test: deps
+	bash scripts/install-deps.sh --fuzz
 	$(call configure-and-build,debug)
 	ctest --preset debug
 
 # Every fuzzer for FUZZ_SECONDS each, one after the other, with a summary
-# line per fuzzer (tests/fuzz/README.md).
+# line per fuzzer (tests/fuzz/README.md). The fuzzers live in the sanitizer
+# tree (build/debug).
 FUZZ_SECONDS ?= 600
 fuzz: deps
 	bash scripts/install-deps.sh --fuzz
-	$(call configure-and-build,fuzz)
+	$(call configure-and-build,debug)
 	bash tests/fuzz/run_all.sh $(FUZZ_SECONDS)
 
 bench: build

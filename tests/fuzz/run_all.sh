@@ -2,12 +2,12 @@
 # Runs every fuzzer in turn for SECONDS each (default 600) from the fuzz
 # preset's build, and prints one line per fuzzer: executions, coverage,
 # corpus size, peak memory and the outcome. Logs and new corpus entries stay
-# in build/fuzz/tests/fuzz/long/ or $TWINVMAF_FUZZ_OUT (never in the
+# in build/debug/tests/fuzz/long/ or $TWINVMAF_FUZZ_OUT (never in the
 # repository's seeds).
-#   tests/fuzz/run_all.sh [SECONDS] [fuzzer...]     (after: cmake --preset fuzz && cmake --build --preset fuzz)
+#   tests/fuzz/run_all.sh [SECONDS] [fuzzer...]     (after: cmake --preset debug && cmake --build --preset debug)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=$here/../../build/fuzz/tests/fuzz
+build=$here/../../build/debug/tests/fuzz
 seconds=${1:-600}
 shift || true
 fuzzers=("$@")
