@@ -51,6 +51,15 @@ inline const char* gpuGetErrorString(gpuError_t e) { return hipGetErrorString(e)
 // CUDA warp; half an AMD wave64, all of a wave32).
 template <class T>
 __device__ T gpuShflDown32(T v, unsigned offset) { return __shfl_down(v, offset, 32); }
+// Kernels: a barrier for a group of 32 lanes, with their shared-memory
+// stores visible to each other after it. The 32 lanes lie in one AMD wave
+// (wave32 or wave64), which runs in lockstep: the fence orders the LDS
+// accesses and the wave barrier keeps the compiler from moving them across.
+__device__ inline void gpuSyncWarp32()
+{
+    __threadfence_block();
+    __builtin_amdgcn_wave_barrier();
+}
 inline std::string gpu_device_name(int device)
 {
     hipDeviceProp_t p;
@@ -98,6 +107,9 @@ inline const char* gpuGetErrorString(gpuError_t e) { return cudaGetErrorString(e
 // Kernels: the value `offset` lanes down, within groups of 32 lanes.
 template <class T>
 __device__ T gpuShflDown32(T v, unsigned offset) { return __shfl_down_sync(0xffffffffu, v, offset, 32); }
+// Kernels: a barrier for a warp's 32 lanes, with their shared-memory stores
+// visible to each other after it.
+__device__ inline void gpuSyncWarp32() { __syncwarp(); }
 inline std::string gpu_device_name(int device)
 {
     cudaDeviceProp p;

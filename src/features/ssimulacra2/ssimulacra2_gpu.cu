@@ -7,14 +7,17 @@
 //               the fork's pictures) -> linear RGB (yuv_to_linear_rgb)
 //   downsample  per position of scale s > 0: box_2x2 of scale s - 1
 //   xyb         per position: linear_rgb_to_xyb
-//   horizontal  one thread per row and channel: the five maps' recursive
+//   transpose   XYB of both images transposed, so that the rows' chains
+//               read one line per warp and step
+//   horizontal  one thread per row, map and channel: the map's recursive
 //               Gaussian along the row (iir_step, the CPU's block_step),
-//               products formed where they are read; staged in shared
-//               memory so that stores are whole rows
-//   vertical    one thread per column and channel: the five maps down the
-//               column (iir_step, the CPU's vertical_step), and at each
-//               output row the six terms (ssim_term, edge_terms, quartic)
-//               into six planes of doubles per channel
+//               its input formed where it is read (blur_input); outputs
+//               staged in shared memory so that stores are whole rows
+//   vertical    one thread per column, map and channel: the map down the
+//               column (iir_step, the CPU's vertical_step)
+//   terms       per position and channel: d (ssim_term) and the edge ratio
+//               (edge_ratio), two planes of doubles per channel; the chain
+//               sums form the six terms from them (quartic, edge_terms)
 //   chains      the 18 serial sums of the scale, three jobs (channels) of
 //               six chains, with the CPU's bits: gpu/chain_sum.h (chunks
 //               followed from guessed starts, then moved onto the true
@@ -38,7 +41,6 @@ constexpr int kChains = 3 * kTerms;         // of one scale
 // formed from them where the chain sums read them (quartic, edge_terms: the
 // same functions, so the same values), a third of the bytes of six planes.
 constexpr int kStored = 2;
-constexpr unsigned kVerticalThreads = 32;
 
 struct Samples {
     const std::uint8_t* y;
@@ -87,98 +89,167 @@ __global__ void xyb_kernel(const float* lin, std::size_t plane, float* xyb)
     xyb[2 * plane + i] = v.b;
 }
 
-// The five maps' inputs at column x of a row (0 outside, as the fork reads).
-struct MapSums {
-    float s[kMaps];
-};
-__device__ MapSums map_sums(const float* a, const float* b, int w, int left, int right)
+// Per channel: in (w x h, row-major) -> out (h x w: column x of in is row x
+// of out), through a shared tile so that reads and writes are whole rows.
+constexpr int kTile = 32;
+constexpr int kTransposeRows = 8;
+__global__ void __launch_bounds__(kTile * kTransposeRows) transpose_kernel(const float* in, int w, int h, float* out)
 {
-    const float la = left >= 0 ? a[left] : 0.0f, ra = right < w ? a[right] : 0.0f;
-    const float lb = left >= 0 ? b[left] : 0.0f, rb = right < w ? b[right] : 0.0f;
-    return {{la + ra, lb + rb, la * la + ra * ra, lb * lb + rb * rb, la * lb + ra * rb}};
+    __shared__ float tile[kTile][kTile + 1];
+    const std::size_t plane = static_cast<std::size_t>(w) * h;
+    const float* src = in + blockIdx.z * plane;
+    float* dst = out + blockIdx.z * plane;
+    const int x0 = static_cast<int>(blockIdx.x) * kTile, y0 = static_cast<int>(blockIdx.y) * kTile;
+    const int tx = static_cast<int>(threadIdx.x);
+    for (int ty = static_cast<int>(threadIdx.y); ty < kTile; ty += kTransposeRows)
+        if (x0 + tx < w && y0 + ty < h) tile[ty][tx] = src[static_cast<std::size_t>(y0 + ty) * w + x0 + tx];
+    __syncthreads();
+    for (int ty = static_cast<int>(threadIdx.y); ty < kTile; ty += kTransposeRows)
+        if (y0 + tx < h && x0 + ty < w) dst[static_cast<std::size_t>(x0 + ty) * h + y0 + tx] = tile[tx][ty];
 }
 
-// hor: per channel kMaps planes. One thread per row, a block of kTile
-// consecutive rows; each tile of kTile columns is staged in shared memory
-// and stored a row at a time, so that the stores are whole rows of the
-// block (each thread's own row is a serial chain).
-constexpr int kTile = 32;
-__global__ void __launch_bounds__(kTile) horizontal_kernel(const float* ref, const float* dis, int w, int h,
-                                                           float* hor)
+// The blur's steps that read no sample outside [0, n): blur_left(step) >= 0
+// and blur_right(step) < n. Elsewhere a step reads 0 outside, as the fork.
+__device__ inline bool interior_steps(int first, int last, int n)
 {
-    __shared__ float tile[kMaps][kTile][kTile + 1];
-    const int r = static_cast<int>(threadIdx.x), y0 = static_cast<int>(blockIdx.x) * kTile, y = y0 + r;
-    const int c = static_cast<int>(blockIdx.y);
-    const bool active = y < h;
-    const std::size_t plane = static_cast<std::size_t>(w) * h;
-    const float* a = ref + c * plane + static_cast<std::size_t>(active ? y : 0) * w;
-    const float* b = dis + c * plane + static_cast<std::size_t>(active ? y : 0) * w;
-    float* out = hor + static_cast<std::size_t>(c) * kMaps * plane;
-    IirState st[kMaps] = {};
-    if (active) {
-        for (int n = kBlurFirstStep; n < 0; ++n) {
-            const MapSums sums = map_sums(a, b, w, blur_left(n), blur_right(n));
-            for (int m = 0; m < kMaps; ++m) (void)iir_step(st[m], sums.s[m]);
-        }
-    }
+    return blur_left(first) >= 0 && blur_right(last) < n;
+}
+
+// hor: per channel kMaps planes. One thread per row, map and channel (a
+// warp: 32 consecutive rows of one map; kMap a template parameter, so that
+// a map's thread loads only the samples its input uses): each row is a
+// serial chain (the recursion never forgets its start, so a row cannot be
+// split). The inputs are the images transposed (ref_t, dis_t: column x of
+// the images is a row of theirs), so that a warp's 32 rows at one step are
+// one load. The chains are few (rows x maps x channels: 32,400 at 4K) and
+// so is latency hiding: a step's instructions are kept few (no bounds
+// checks away from the row's ends, pointers stepped) and the loads of
+// kAhead steps are issued before their steps. Each warp stages kTile steps
+// of its outputs in shared memory and stores them as whole rows.
+constexpr int kAhead = 8;
+constexpr int kRowsPerBlock = 4 * kTile;  // four warps of one map
+using RowTile = float[kTile][kTile + 1];
+template <int kMap>
+__device__ void horizontal_rows(const float* __restrict__ ref_t, const float* __restrict__ dis_t, int w, int h,
+                                float* __restrict__ hor, RowTile& tile)
+{
+    const int lane = static_cast<int>(threadIdx.x) % kTile, warp = static_cast<int>(threadIdx.x) / kTile;
+    const int y0 = static_cast<int>(blockIdx.x) * kRowsPerBlock + warp * kTile;
+    const int c = static_cast<int>(blockIdx.z);
+    if (y0 >= h) return;  // a whole warp: the warp-level syncs below stay whole
+    // Lanes past the last row follow row h - 1 and store nothing.
+    const int y = y0 + lane < h ? y0 + lane : h - 1;
+    const std::size_t plane = static_cast<std::size_t>(w) * h, pitch = static_cast<std::size_t>(h);
+    const float* a = ref_t + c * plane + y;
+    const float* b = dis_t + c * plane + y;
+    float* out = hor + (static_cast<std::size_t>(c) * kMaps + kMap) * plane;
+    const auto at = [&](const float* p, int x) { return x >= 0 && x < w ? p[static_cast<std::size_t>(x) * pitch] : 0.0f; };
+    const auto checked_input = [&](int n) {
+        return blur_input(kMap, at(a, blur_left(n)), at(a, blur_right(n)), at(b, blur_left(n)), at(b, blur_right(n)));
+    };
+    IirState st = {};
+    for (int n = kBlurFirstStep; n < 0; ++n) (void)iir_step(st, checked_input(n));
+    const int rows = h - y0 < kTile ? h - y0 : kTile;
+    const std::size_t span = (blur_right(0) - blur_left(0)) * pitch;  // a step's right sample from its left
     for (int x0 = 0; x0 < w; x0 += kTile) {
-        const int cols = w - x0 < kTile ? w - x0 : kTile;
-        if (active) {
-            for (int j = 0; j < cols; ++j) {
-                const int n = x0 + j;
-                const MapSums sums = map_sums(a, b, w, blur_left(n), blur_right(n));
-                for (int m = 0; m < kMaps; ++m) tile[m][r][j] = iir_step(st[m], sums.s[m]);
+        const int steps = w - x0 < kTile ? w - x0 : kTile;
+        if (steps == kTile && interior_steps(x0, x0 + kTile - 1, w)) {
+            const float* la = a + static_cast<std::size_t>(blur_left(x0)) * pitch;
+            const float* lb = b + static_cast<std::size_t>(blur_left(x0)) * pitch;
+            for (int j = 0; j < kTile; j += kAhead) {
+                float in[kAhead];
+#pragma unroll
+                for (int k = 0; k < kAhead; ++k) {
+                    in[k] = blur_input(kMap, la[0], la[span], lb[0], lb[span]);
+                    la += pitch;
+                    lb += pitch;
+                }
+#pragma unroll
+                for (int k = 0; k < kAhead; ++k) tile[lane][j + k] = iir_step(st, in[k]);
             }
+        } else {
+            for (int j = 0; j < steps; ++j) tile[lane][j] = iir_step(st, checked_input(x0 + j));
         }
-        __syncthreads();
-        for (int row = 0; row < kTile && y0 + row < h; ++row) {
-            if (r < cols) {
-                const std::size_t at = static_cast<std::size_t>(y0 + row) * w + x0 + r;
-                for (int m = 0; m < kMaps; ++m) out[m * plane + at] = tile[m][row][r];
-            }
-        }
-        __syncthreads();
+        gpuSyncWarp32();
+        if (lane < steps)
+            for (int row = 0; row < rows; ++row) out[static_cast<std::size_t>(y0 + row) * w + x0 + lane] = tile[row][lane];
+        gpuSyncWarp32();
     }
+}
+
+// Grid: (row blocks, map, channel); the map's instantiation of
+// horizontal_rows, all maps in one launch so that every chain runs at once.
+__global__ void __launch_bounds__(kRowsPerBlock) horizontal_kernel(const float* __restrict__ ref_t,
+                                                                   const float* __restrict__ dis_t, int w, int h,
+                                                                   float* __restrict__ hor)
+{
+    __shared__ RowTile staged[kRowsPerBlock / kTile];
+    RowTile& tile = staged[threadIdx.x / kTile];
+    switch (blockIdx.y) {
+    case 0: horizontal_rows<0>(ref_t, dis_t, w, h, hor, tile); break;
+    case 1: horizontal_rows<1>(ref_t, dis_t, w, h, hor, tile); break;
+    case 2: horizontal_rows<2>(ref_t, dis_t, w, h, hor, tile); break;
+    case 3: horizontal_rows<3>(ref_t, dis_t, w, h, hor, tile); break;
+    default: horizontal_rows<4>(ref_t, dis_t, w, h, hor, tile); break;
+    }
+}
+
+// vblur: per channel kMaps planes, the horizontal maps blurred down each
+// column: one thread per column, map and channel (each column a serial
+// chain), few instructions a step as in horizontal_kernel, the loads of
+// kAhead steps issued before their steps.
+constexpr unsigned kVerticalThreads = 64;
+__global__ void __launch_bounds__(kVerticalThreads) vertical_kernel(const float* __restrict__ hor, int w, int h,
+                                                                    float* __restrict__ vblur)
+{
+    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    const int m = static_cast<int>(blockIdx.y), c = static_cast<int>(blockIdx.z);
+    if (x >= w) return;
+    const std::size_t plane = static_cast<std::size_t>(w) * h, pitch = static_cast<std::size_t>(w);
+    const float* src = hor + (static_cast<std::size_t>(c) * kMaps + m) * plane + x;
+    float* dst = vblur + (static_cast<std::size_t>(c) * kMaps + m) * plane + x;
+    const auto row = [&](int y) { return y >= 0 && y < h ? src[static_cast<std::size_t>(y) * pitch] : 0.0f; };
+    const auto checked_step = [&](IirState& st, int n) {
+        const float o = iir_step(st, row(blur_left(n)) + row(blur_right(n)));
+        if (n >= 0) dst[static_cast<std::size_t>(n) * pitch] = o;
+    };
+    IirState st = {};
+    int n = kBlurFirstStep;
+    for (; n < h && !interior_steps(n, n, h); ++n) checked_step(st, n);
+    if (n + kAhead <= h && interior_steps(n, n + kAhead - 1, h)) {
+        const std::size_t span = (blur_right(0) - blur_left(0)) * pitch;  // a step's right sample from its left
+        const float* left = src + static_cast<std::size_t>(blur_left(n)) * pitch;
+        float* o = dst + static_cast<std::size_t>(n) * pitch;
+        for (; n + kAhead <= h && interior_steps(n, n + kAhead - 1, h); n += kAhead) {
+            float in[kAhead];
+#pragma unroll
+            for (int k = 0; k < kAhead; ++k) {
+                in[k] = left[0] + left[span];
+                left += pitch;
+            }
+#pragma unroll
+            for (int k = 0; k < kAhead; ++k) {
+                *o = iir_step(st, in[k]);
+                o += pitch;
+            }
+        }
+    }
+    for (; n < h; ++n) checked_step(st, n);
 }
 
 // terms: per channel kStored planes of doubles in raster order, d and the
-// edge ratio (ChannelTerms forms the six terms from them).
-__global__ void vertical_kernel(const float* hor, const float* ref, const float* dis, int w, int h, double* terms)
+// edge ratio (ChannelTerms forms the six terms from them), from the blurred
+// maps: one thread per position and channel.
+__global__ void terms_kernel(const float* vblur, const float* ref, const float* dis, std::size_t plane, double* terms)
 {
-    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), c = static_cast<int>(blockIdx.y);
-    if (x >= w) return;
-    const std::size_t plane = static_cast<std::size_t>(w) * h;
-    const float* src = hor + static_cast<std::size_t>(c) * kMaps * plane + x;
-    const float* img1 = ref + c * plane + x;
-    const float* img2 = dis + c * plane + x;
-    double* t = terms + static_cast<std::size_t>(c) * kStored * plane + x;
-    IirState st[kMaps] = {};
-    // Each step's ten inputs are loaded one step ahead: a thread's column is
-    // a serial chain, and few threads run (one per column and channel), so
-    // the loads of step n + 1 are in flight while step n is computed.
-    float lv[kMaps], rv[kMaps];
-    const auto load = [&](int n, float (&l)[kMaps], float (&r)[kMaps]) {
-        const int left = blur_left(n), right = blur_right(n);
-        for (int m = 0; m < kMaps; ++m) {
-            l[m] = left >= 0 ? src[m * plane + static_cast<std::size_t>(left) * w] : 0.0f;
-            r[m] = right < h ? src[m * plane + static_cast<std::size_t>(right) * w] : 0.0f;
-        }
-    };
-    load(kBlurFirstStep, lv, rv);
-    for (int n = kBlurFirstStep; n < h; ++n) {
-        float next_l[kMaps] = {}, next_r[kMaps] = {};
-        if (n + 1 < h) load(n + 1, next_l, next_r);
-        float o[kMaps];
-        for (int m = 0; m < kMaps; ++m) o[m] = iir_step(st[m], lv[m] + rv[m]);
-        for (int m = 0; m < kMaps; ++m) {
-            lv[m] = next_l[m];
-            rv[m] = next_r[m];
-        }
-        if (n < 0) continue;
-        const std::size_t at = static_cast<std::size_t>(n) * w;
-        t[at] = ssim_term(o[0], o[1], o[2], o[3], o[4]);
-        t[plane + at] = edge_ratio(edge_abs_diff(img1[at], o[0]), edge_abs_diff(img2[at], o[1]));
-    }
+    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const unsigned c = blockIdx.y;
+    if (i >= plane) return;
+    const float* o = vblur + static_cast<std::size_t>(c) * kMaps * plane + i;
+    const float mu1 = o[0], mu2 = o[plane];
+    double* t = terms + static_cast<std::size_t>(c) * kStored * plane + i;
+    t[0] = ssim_term(mu1, mu2, o[2 * plane], o[3 * plane], o[4 * plane]);
+    t[plane] = edge_ratio(edge_abs_diff(ref[c * plane + i], mu1), edge_abs_diff(dis[c * plane + i], mu2));
 }
 
 // The six chains of each channel (one job per channel), for gpu::ChainSums:
@@ -228,7 +299,9 @@ public:
         // the chains' chunk data.
         lin_ = gpu::DeviceArray<float>(4 * 3 * plane, "ssimulacra2 linear RGB");
         xyb_ = gpu::DeviceArray<float>(2 * 3 * plane, "ssimulacra2 XYB");
+        xyb_t_ = gpu::DeviceArray<float>(2 * 3 * plane, "ssimulacra2 XYB transposed");
         hor_ = gpu::DeviceArray<float>(3 * kMaps * plane, "ssimulacra2 horizontal maps");
+        vblur_ = gpu::DeviceArray<float>(3 * kMaps * plane, "ssimulacra2 blurred maps");
         terms_ = gpu::DeviceArray<double>(3 * kStored * plane, "ssimulacra2 terms");
         sums_ = gpu::ChainSums<double, kTerms>(3, plane);
     }
@@ -274,14 +347,26 @@ public:
             gpu::check_launch("ssimulacra2 xyb_kernel");
             xyb_kernel<<<gpu::blocks_for(plane, kThreads), kThreads, 0, stream>>>(lin[cur][1], plane, xyb_dis);
             gpu::check_launch("ssimulacra2 xyb_kernel");
-            horizontal_kernel<<<dim3(gpu::blocks_for(h, kTile), 3), kTile, 0, stream>>>(xyb_ref, xyb_dis, w, h,
-                                                                                   hor_.get());
-            gpu::check_launch("ssimulacra2 horizontal_kernel");
-            // Warps of 32 columns: one thread per column and channel is few
-            // threads (11,520 at 4K), spread over as many SMs as possible.
-            vertical_kernel<<<dim3(gpu::blocks_for(w, kVerticalThreads), 3), kVerticalThreads, 0, stream>>>(
-                hor_.get(), xyb_ref, xyb_dis, w, h, terms_.get());
+            {
+                const dim3 grid(gpu::blocks_for(w, kTile), gpu::blocks_for(h, kTile), 3);
+                const dim3 block(kTile, kTransposeRows);
+                transpose_kernel<<<grid, block, 0, stream>>>(xyb_ref, w, h, xyb_t_.get());
+                gpu::check_launch("ssimulacra2 transpose_kernel");
+                transpose_kernel<<<grid, block, 0, stream>>>(xyb_dis, w, h, xyb_t_.get() + 3 * plane);
+                gpu::check_launch("ssimulacra2 transpose_kernel");
+            }
+            {
+                const dim3 grid(gpu::blocks_for(h, kRowsPerBlock), kMaps, 3);
+                horizontal_kernel<<<grid, kRowsPerBlock, 0, stream>>>(xyb_t_.get(), xyb_t_.get() + 3 * plane, w, h,
+                                                                      hor_.get());
+                gpu::check_launch("ssimulacra2 horizontal_kernel");
+            }
+            vertical_kernel<<<dim3(gpu::blocks_for(w, kVerticalThreads), kMaps, 3), kVerticalThreads, 0, stream>>>(
+                hor_.get(), w, h, vblur_.get());
             gpu::check_launch("ssimulacra2 vertical_kernel");
+            terms_kernel<<<dim3(gpu::blocks_for(plane, kThreads), 3), kThreads, 0, stream>>>(vblur_.get(), xyb_ref,
+                                                                                           xyb_dis, plane, terms_.get());
+            gpu::check_launch("ssimulacra2 terms_kernel");
             sums_.enqueue(ChannelTerms{terms_.get(), plane}, 3, ChannelFinish{result->sums[scale]}, stream);
         }
     }
@@ -306,7 +391,7 @@ private:
     Settings settings_;
     Plan plan_;
     RgbParams rgb_;
-    gpu::DeviceArray<float> lin_, xyb_, hor_;
+    gpu::DeviceArray<float> lin_, xyb_, xyb_t_, hor_, vblur_;
     gpu::DeviceArray<double> terms_;
     gpu::ChainSums<double, kTerms> sums_;
 };

@@ -385,6 +385,21 @@ inline constexpr int kBlurFirstStep = -kBlurRadius + 1;
 TV_HD int blur_left(int n) { return n - kBlurRadius - 1; }
 TV_HD int blur_right(int n) { return n + kBlurRadius - 1; }
 
+// The input of map m's blur at one step from the samples it adds, a and b
+// at the step's left and right columns (or rows): mu1, mu2, sigma11,
+// sigma22, sigma12 (the products formed where the fork reads its product
+// planes, then added).
+TV_HD float blur_input(int m, float la, float ra, float lb, float rb)
+{
+    switch (m) {
+    case 0: return la + ra;
+    case 1: return lb + rb;
+    case 2: return la * la + ra * ra;
+    case 3: return lb * lb + rb * rb;
+    default: return la * lb + ra * rb;
+    }
+}
+
 // ---------------------------------------------------------------- maps
 
 inline constexpr float kC2 = 0.0009f;
