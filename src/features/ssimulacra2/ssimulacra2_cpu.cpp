@@ -116,9 +116,8 @@ inline void block_step(BlockPoles& st, const float* __restrict la, const float* 
                        const float* __restrict lb, const float* __restrict rb, float* __restrict out, int w)
 {
     for (int l = 0; l < kBlock; ++l) {
-        const float sums[kMaps] = {blur_input(0, la[l], ra[l], lb[l], rb[l]), blur_input(1, la[l], ra[l], lb[l], rb[l]),
-                                   blur_input(2, la[l], ra[l], lb[l], rb[l]), blur_input(3, la[l], ra[l], lb[l], rb[l]),
-                                   blur_input(4, la[l], ra[l], lb[l], rb[l])};
+        float sums[kMaps];
+        for (int m = 0; m < kMaps; ++m) sums[m] = blur_input(m, la[l], ra[l], lb[l], rb[l]);
         for (int m = 0; m < kMaps; ++m) {
             const float sum = sums[m];
             const float o0 = kBlur.n2[0] * sum - kBlur.d1[0] * st.p1[m][0][l] - st.p2[m][0][l];
