@@ -4,6 +4,7 @@
 // stream.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "core/host_device.h"
@@ -21,6 +22,19 @@ inline bool glibc_runs_its_fma_variants()
 {
     return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
 }
+
+// Skips a test on a CPU where glibc runs other code than the ported *_fma
+// variants (`functions` names them in the message).
+#define SKIP_UNLESS_GLIBC_FMA_VARIANT(functions)                                                \
+    do {                                                                                       \
+        if (!glibc_runs_its_fma_variants())                                                    \
+            GTEST_SKIP() << "CPU without FMA and AVX2: glibc runs its non-fma " functions ", other bits"; \
+    } while (0)
+
+// How many arguments were compared, and how many gave other bits.
+struct DifferCount {
+    std::size_t n = 0, differ = 0;
+};
 
 // Deterministic argument stream (splitmix64).
 class SplitMix64 {

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "core/feature.h"
+#include "twinvmaf/error.h"
 
 namespace twinvmaf::test {
 
@@ -74,6 +75,30 @@ void write_file(const std::filesystem::path& path, const std::string& bytes)
     std::ofstream out(path, std::ios::binary);
     out << bytes;
     if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+std::string error_of(const std::function<void()>& statement)
+{
+    try {
+        statement();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+std::uint64_t splitmix64(std::uint64_t& state)
+{
+    state += 0x9E3779B97F4A7C15u;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+std::string strip_fps(const std::string& text)
+{
+    return std::regex_replace(text, std::regex(R"(fps[^,/\n]*)"), "fps");
 }
 
 std::string shell_quote(const std::string& text)

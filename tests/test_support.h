@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -83,6 +84,17 @@ void expect_cli_failure(const std::filesystem::path& dir, const std::string& arg
 
 // Quotes a string for /bin/sh.
 std::string shell_quote(const std::string& text);
+
+// What `statement` throws as a twinvmaf::Error (its what()), or "(no error)".
+std::string error_of(const std::function<void()>& statement);
+
+// The next value of the splitmix64 generator at `state` (advanced by one
+// step): the seeds' sample generators use it, as tools/size_sweep.py does.
+std::uint64_t splitmix64(std::uint64_t& state);
+
+// An output's text with every "fps..." field cut to "fps": the one part of
+// a log that differs between two runs of the same scores.
+std::string strip_fps(const std::string& text);
 
 // A picture of uniformly random samples (every byte of the buffer, unscored
 // chroma included), or with `base`: base plus uniform noise in

@@ -12,11 +12,6 @@ using namespace twinvmaf::test;
 
 namespace {
 
-std::string strip_fps(const std::string& text)
-{
-    return std::regex_replace(text, std::regex(R"(fps[^,/\n]*)"), "fps");
-}
-
 std::string y4m(unsigned w, unsigned h, unsigned frames, unsigned seed)
 {
     std::string text = "YUV4MPEG2 W" + std::to_string(w) + " H" + std::to_string(h) + " F25:1 Ip C420jpeg\n";

@@ -29,11 +29,6 @@ using namespace twinvmaf::test;
 
 namespace {
 
-std::string strip_fps(const std::string& text)
-{
-    return std::regex_replace(text, std::regex(R"(fps[^,/\n]*)"), "fps");
-}
-
 std::string q(const fs::path& path) { return shell_quote(path.string()); }
 
 // Runs ffmpeg quietly (SVT-AV1 prints its settings on stderr regardless).

@@ -16,7 +16,7 @@ using twinvmaf::test::fixtures_dir;
 
 namespace {
 
-std::optional<Backend> gpu_backend()
+std::optional<Backend> present_gpu_backend()
 {
     for (Backend backend : {Backend::kCuda, Backend::kHip})
         if (gpu_device_count(backend) > 0) return backend;
@@ -40,7 +40,7 @@ std::string bytes(const Scores& scores)
 
 TEST(GpuApi, PairsOfOneShapeReuseTheEngineAndEqualTheCpu)
 {
-    const std::optional<Backend> backend = gpu_backend();
+    const std::optional<Backend> backend = present_gpu_backend();
     if (!backend) GTEST_SKIP() << "no GPU device: the GPU API test did not run";
     const SessionConfig config{.models = {Model::builtin("vmaf_v0.6.1")}, .features = {{"psnr", {}}}};
     const Engine gpu({.backend = *backend});
@@ -77,7 +77,7 @@ TEST(GpuApi, PairsOfOneShapeReuseTheEngineAndEqualTheCpu)
 // which gives the same frames without the GPU engine's start-up.
 TEST(GpuApi, AutoChoosesTheGpuForTwinsAndTheCpuWithoutFeatures)
 {
-    const std::optional<Backend> backend = gpu_backend();
+    const std::optional<Backend> backend = present_gpu_backend();
     if (!backend) GTEST_SKIP() << "no GPU device: the GPU API test did not run";
     const Engine automatic(EngineConfig{});  // no backend: auto
     const Inputs a = fixture("vtest_576x324_420p8", 576, 324);
@@ -96,7 +96,7 @@ TEST(GpuApi, AutoChoosesTheGpuForTwinsAndTheCpuWithoutFeatures)
 // one-frame pair and a pair longer than the one before.
 TEST(GpuApi, KeptBlursDoNotCrossPairs)
 {
-    const std::optional<Backend> backend = gpu_backend();
+    const std::optional<Backend> backend = present_gpu_backend();
     if (!backend) GTEST_SKIP() << "no GPU device: the GPU API test did not run";
     const SessionConfig config{.features = {{"float_motion", {}},
                                             {"float_motion", {{"motion_add_scale1", "true"}}},

@@ -14,7 +14,7 @@ using namespace twinvmaf::test;
 
 namespace {
 
-const VideoFormat kFormat{64, 36, ChromaFormat::k420, 8};
+const VideoFormat kApiFormat{64, 36, ChromaFormat::k420, 8};
 
 // `frames` reference/distorted pictures and the raw files holding them.
 struct Pair {
@@ -75,10 +75,10 @@ void expect_error(F&& f, const std::string& needle)
 TEST(Api, PushedPicturesScoreAsTheirFiles)
 {
     TempDir dir;
-    const Pair pair = make_pair(dir, kFormat, 5);
+    const Pair pair = make_pair(dir, kApiFormat, 5);
     const Engine engine({.threads = 2});
 
-    const Scores from_files = engine.open(vmaf_and_psnr()).score(files(pair, kFormat));
+    const Scores from_files = engine.open(vmaf_and_psnr()).score(files(pair, kApiFormat));
     EXPECT_EQ(from_files.frames(), 5u);
 
     Session pushed = engine.open(vmaf_and_psnr());
@@ -86,7 +86,7 @@ TEST(Api, PushedPicturesScoreAsTheirFiles)
     const Scores from_pictures = pushed.finish();
 
     Session shared = engine.open(vmaf_and_psnr());
-    shared.start(kFormat);
+    shared.start(kApiFormat);
     for (std::size_t i = 0; i < pair.refs.size(); ++i) {
         std::shared_ptr<Picture> ref = shared.picture(), dis = shared.picture();
         std::memcpy(ref->bytes(), pair.refs[i].bytes(), ref->size_bytes());
@@ -103,13 +103,13 @@ TEST(Api, PushedPicturesScoreAsTheirFiles)
 TEST(Api, ScoresAccessors)
 {
     TempDir dir;
-    const Pair pair = make_pair(dir, kFormat, 4);
-    const Scores scores = Engine({.threads = 1}).open(vmaf_and_psnr()).score(files(pair, kFormat));
+    const Pair pair = make_pair(dir, kApiFormat, 4);
+    const Scores scores = Engine({.threads = 1}).open(vmaf_and_psnr()).score(files(pair, kApiFormat));
 
     EXPECT_EQ(scores.backend(), Backend::kCpu);
     EXPECT_EQ(scores.threads(), 1u);
     EXPECT_TRUE(scores.device().empty());
-    EXPECT_EQ(scores.format(), kFormat);
+    EXPECT_EQ(scores.format(), kApiFormat);
     EXPECT_EQ(scores.subsample(), 1u);
     const std::vector<std::string> names = scores.names();
     ASSERT_FALSE(names.empty());
@@ -140,7 +140,7 @@ TEST(Api, ScoresAccessors)
 TEST(Api, OneEngineManySessionsSameBytes)
 {
     TempDir dir;
-    const Pair a = make_pair(dir, kFormat, 3, 7);
+    const Pair a = make_pair(dir, kApiFormat, 3, 7);
     const VideoFormat other{33, 35, ChromaFormat::k444, 10};
     TempDir dir2;
     const Pair b = make_pair(dir2, other, 2, 9);
@@ -148,13 +148,13 @@ TEST(Api, OneEngineManySessionsSameBytes)
     const Engine engine({.threads = 3});
     std::vector<std::string> outputs;
     for (int round = 0; round < 2; ++round) {
-        outputs.push_back(json(engine.open(vmaf_and_psnr()).score(files(a, kFormat))));
+        outputs.push_back(json(engine.open(vmaf_and_psnr()).score(files(a, kApiFormat))));
         outputs.push_back(json(engine.open(vmaf_and_psnr()).score(files(b, other))));
     }
     EXPECT_EQ(strip_fps(outputs[0]), strip_fps(outputs[2]));
     EXPECT_EQ(strip_fps(outputs[1]), strip_fps(outputs[3]));
     // The same as fresh engines with other thread counts.
-    EXPECT_EQ(strip_fps(json(Engine({.threads = 1}).open(vmaf_and_psnr()).score(files(a, kFormat)))),
+    EXPECT_EQ(strip_fps(json(Engine({.threads = 1}).open(vmaf_and_psnr()).score(files(a, kApiFormat)))),
               strip_fps(outputs[0]));
     EXPECT_EQ(strip_fps(json(Engine({.threads = 5}).open(vmaf_and_psnr()).score(files(b, other)))),
               strip_fps(outputs[1]));
@@ -163,13 +163,13 @@ TEST(Api, OneEngineManySessionsSameBytes)
 TEST(Api, SessionsOutliveTheirEngine)
 {
     TempDir dir;
-    const Pair pair = make_pair(dir, kFormat, 2);
+    const Pair pair = make_pair(dir, kApiFormat, 2);
     std::optional<Session> session;
     {
         const Engine engine;
         session.emplace(engine.open(vmaf_and_psnr()));
     }
-    EXPECT_EQ(session->score(files(pair, kFormat)).frames(), 2u);
+    EXPECT_EQ(session->score(files(pair, kApiFormat)).frames(), 2u);
 }
 
 TEST(Api, OpenRefusesWhatCannotBeComputed)
@@ -193,12 +193,12 @@ TEST(Api, OpenRefusesWhatCannotBeComputed)
 TEST(Api, SessionMisuseIsAnError)
 {
     TempDir dir;
-    const Pair pair = make_pair(dir, kFormat, 2);
+    const Pair pair = make_pair(dir, kApiFormat, 2);
     const Engine engine;
 
     Session twice = engine.open(vmaf_and_psnr());
-    twice.score(files(pair, kFormat));
-    expect_error([&] { twice.score(files(pair, kFormat)); }, "a session scores one pair");
+    twice.score(files(pair, kApiFormat));
+    expect_error([&] { twice.score(files(pair, kApiFormat)); }, "a session scores one pair");
     expect_error([&] { twice.push(pair.refs[0], pair.dis[0]); }, "");
 
     Session empty = engine.open(vmaf_and_psnr());
@@ -226,9 +226,9 @@ TEST(Api, SessionMisuseIsAnError)
 
     // A frame size a feature refuses, when scoring starts.
     Session small = engine.open({.features = {{"float_ms_ssim", {}}}});
-    expect_error([&] { small.start(kFormat); }, "float_ms_ssim");
+    expect_error([&] { small.start(kApiFormat); }, "float_ms_ssim");
     // ... and every later call says why.
-    expect_error([&] { small.push(random_picture(kFormat, 1), random_picture(kFormat, 2)); },
+    expect_error([&] { small.push(random_picture(kApiFormat, 1), random_picture(kApiFormat, 2)); },
                  "the session could not start: float_ms_ssim");
     expect_error([&] { small.finish(); }, "the session could not start");
 }
@@ -258,10 +258,10 @@ TEST(Api, ModelsByNetflixsNames)
     expect_error([&] { changed.override_feature("psnr", {{"x", "1"}}); }, "no feature with extractor 'psnr'");
     changed.override_feature("adm", {{"adm_enhn_gain_limit", "1.2"}});
     TempDir dir;
-    const Pair pair = make_pair(dir, kFormat, 2);
+    const Pair pair = make_pair(dir, kApiFormat, 2);
     const Engine engine;
-    const Scores plain = engine.open({.models = {model}}).score(files(pair, kFormat));
-    const Scores egl = engine.open({.models = {changed}}).score(files(pair, kFormat));
+    const Scores plain = engine.open({.models = {model}}).score(files(pair, kApiFormat));
+    const Scores egl = engine.open({.models = {changed}}).score(files(pair, kApiFormat));
     EXPECT_TRUE(plain.at("integer_adm2", 0));
     EXPECT_FALSE(plain.at("integer_adm2_egl_1.2", 0));
     EXPECT_TRUE(egl.at("integer_adm2_egl_1.2", 0));
@@ -270,12 +270,12 @@ TEST(Api, ModelsByNetflixsNames)
 TEST(Api, NoPredictionAndSubsample)
 {
     TempDir dir;
-    const Pair pair = make_pair(dir, kFormat, 5);
+    const Pair pair = make_pair(dir, kApiFormat, 5);
     const Engine engine;
     SessionConfig config = vmaf_and_psnr();
     config.predict = false;
     config.subsample = 2;
-    const Scores scores = engine.open(config).score(files(pair, kFormat));
+    const Scores scores = engine.open(config).score(files(pair, kApiFormat));
     EXPECT_FALSE(scores.at("vmaf", 0));
     EXPECT_TRUE(scores.at("integer_adm2", 0));
     EXPECT_FALSE(scores.at("integer_adm2", 1));
@@ -291,7 +291,7 @@ TEST(Api, ImportedScores)
     session.import_score("external", 0, 0.25);
     expect_error([&] { session.import_score("external", 0, 0.5); }, "already has a value at frame 0");
     expect_error([&] { session.import_score("psnr_y", 0, 1.0); }, "is computed by this session");
-    session.push(random_picture(kFormat, 1), random_picture(kFormat, 2));
+    session.push(random_picture(kApiFormat, 1), random_picture(kApiFormat, 2));
     session.import_score("external", 1, 0.75);
     const Scores scores = session.finish();
     EXPECT_EQ(*scores.at("external", 1), 0.75);
@@ -302,7 +302,7 @@ TEST(Api, ImportedScores)
 TEST(Api, FileInputsCallbacks)
 {
     TempDir dir;
-    const Pair pair = make_pair(dir, kFormat, 6);
+    const Pair pair = make_pair(dir, kApiFormat, 6);
     std::optional<std::uint64_t> expected;
     std::vector<std::uint64_t> progress;
     std::vector<std::string> warnings;
@@ -310,7 +310,7 @@ TEST(Api, FileInputsCallbacks)
     callbacks.opened = [&](std::optional<std::uint64_t> frames) { expected = frames; };
     callbacks.progress = [&](std::uint64_t done) { progress.push_back(done); };
     callbacks.warn = [&](const std::string& message) { warnings.push_back(message); };
-    Inputs inputs = files(pair, kFormat);
+    Inputs inputs = files(pair, kApiFormat);
     inputs.skip_ref = 1;
     inputs.frame_cnt = 3;
     const Scores scores = Engine().open({.features = {{"psnr", {}}}}).score(inputs, callbacks);
@@ -319,7 +319,7 @@ TEST(Api, FileInputsCallbacks)
     EXPECT_EQ(scores.frames(), 3u);
     EXPECT_TRUE(warnings.empty());
 
-    Inputs missing = files(pair, kFormat);
+    Inputs missing = files(pair, kApiFormat);
     missing.distorted = (dir / "missing.yuv").string();
     expect_error([&] { Engine().open({.features = {{"psnr", {}}}}).score(missing); }, "missing.yuv");
 }
@@ -330,10 +330,10 @@ TEST(Api, BackendsAsked)
     EXPECT_STREQ(backend_name(Backend::kCuda), "cuda");
     if (!Engine::compiled(Backend::kHip)) {
         TempDir dir;
-        const Pair pair = make_pair(dir, kFormat, 2);
+        const Pair pair = make_pair(dir, kApiFormat, 2);
         Session session = Engine({.backend = Backend::kHip}).open({.features = {{"psnr", {}}}});
         EXPECT_EQ(session.backend(), Backend::kHip);
-        expect_error([&] { session.score(files(pair, kFormat)); }, "--backend hip");
+        expect_error([&] { session.score(files(pair, kApiFormat)); }, "--backend hip");
     }
 }
 

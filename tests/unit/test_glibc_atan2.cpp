@@ -20,22 +20,17 @@ namespace {
 
 using namespace twinvmaf::test;
 
-using Fn = double (*)(double, double);
+using BinaryFn = double (*)(double, double);
 // Through a volatile pointer: GCC must neither fold nor inline its builtin.
-volatile Fn glibc_atan2 = &::atan2;
+volatile BinaryFn glibc_atan2 = &::atan2;
 
 
 
 
 
-#define SKIP_UNLESS_FMA_VARIANT()                                                                  \
-    do {                                                                                           \
-        if (!glibc_runs_its_fma_variants())                                                               \
-            GTEST_SKIP() << "CPU without FMA and AVX2: glibc runs its non-fma atan2, other bits";  \
-    } while (0)
 
 // The argument stream, with the distributions this test draws.
-class Rng : public SplitMix64 {
+class Atan2Arguments : public SplitMix64 {
 public:
     using SplitMix64::SplitMix64;
     // A float uniform in [-200, 200] (ciede's Lab b and a').
@@ -48,12 +43,8 @@ public:
     }
 };
 
-struct Count {
-    std::size_t n = 0, differ = 0;
-};
-
 // Bit for bit, NaN payloads included.
-void compare(Count& c, double y, double x)
+void compare_atan2(DifferCount& c, double y, double x)
 {
     const double ours = tv::glibc::atan2(y, x);
     const double ref = glibc_atan2(y, x);
@@ -84,7 +75,7 @@ TEST(GlibcAtan2, SpecialValues)
     EXPECT_TRUE(isnan(tv::glibc::atan2(NAN, 1.0)));
     EXPECT_TRUE(isnan(tv::glibc::atan2(1.0, NAN)));
 
-    SKIP_UNLESS_FMA_VARIANT();
+    SKIP_UNLESS_GLIBC_FMA_VARIANT("atan2");
     std::vector<double> v = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, double_of(0x7ff0000000000001ull),
                              double_of(0xfff4000000000000ull), double_of(0x7ff8000000000123ull), 0x1p-1074,
                              -0x1p-1074, 0x1p-1022, 0x1.fffffffffffffp+1023, -0x1.fffffffffffffp+1023, 1.0, -1.0,
@@ -99,30 +90,30 @@ TEST(GlibcAtan2, SpecialValues)
                 v.push_back(-d);
             }
         }
-    Count c;
+    DifferCount c;
     for (double y : v)
-        for (double x : v) compare(c, y, x);
+        for (double x : v) compare_atan2(c, y, x);
     EXPECT_EQ(c.differ, 0u) << "of " << c.n;
 }
 
 TEST(GlibcAtan2, CiedeDomain)
 {
-    SKIP_UNLESS_FMA_VARIANT();
-    Rng rng(0xc1ede2000ull);
-    Count c;
+    SKIP_UNLESS_GLIBC_FMA_VARIANT("atan2");
+    Atan2Arguments rng(0xc1ede2000ull);
+    DifferCount c;
     // ciede's hue angle: atan2(b, a') on floats promoted to double.
-    for (int i = 0; i < 800000; ++i) compare(c, rng.lab(), rng.lab());
+    for (int i = 0; i < 800000; ++i) compare_atan2(c, rng.lab(), rng.lab());
     for (int i = 0; i < 200000; ++i) {
-        compare(c, rng.small(), rng.lab());
-        compare(c, rng.lab(), rng.small());
-        compare(c, rng.small(), rng.small());
+        compare_atan2(c, rng.small(), rng.lab());
+        compare_atan2(c, rng.lab(), rng.small());
+        compare_atan2(c, rng.small(), rng.small());
     }
     // Exact zeros of either sign against every kind of the other component.
     for (int i = 0; i < 20000; ++i) {
         const double z = (rng.next() & 1) ? -0.0 : 0.0;
         const double w = (rng.next() & 1) ? rng.lab() : rng.small();
-        compare(c, z, w);
-        compare(c, w, z);
+        compare_atan2(c, z, w);
+        compare_atan2(c, w, z);
     }
     // Near-equal magnitudes (u = 1, the last table row), u near 1/16 (the
     // polynomial / table switch) and near the midpoints between table rows.
@@ -132,26 +123,26 @@ TEST(GlibcAtan2, CiedeDomain)
         const double t = r == 0 ? 1.0 : r == 1 ? 0.0625 : (static_cast<double>(rng.next() % 241 + 16) + 0.5) / 256.0;
         const std::uint32_t yb = bits_of(static_cast<float>(x * t));
         const float y = float_of(yb + static_cast<std::uint32_t>(rng.next() % 5) - 2u);
-        compare(c, y, x);
-        compare(c, x, -y);
+        compare_atan2(c, y, x);
+        compare_atan2(c, x, -y);
     }
     EXPECT_EQ(c.differ, 0u) << "of " << c.n;
 }
 
 TEST(GlibcAtan2, GeneralDomain)
 {
-    SKIP_UNLESS_FMA_VARIANT();
-    Rng rng(0xa7a2ull);
-    Count c;
+    SKIP_UNLESS_GLIBC_FMA_VARIANT("atan2");
+    Atan2Arguments rng(0xa7a2ull);
+    DifferCount c;
     // Every finite float pair.
     for (int i = 0; i < 300000; ++i) {
         std::uint32_t a, b;
         do a = static_cast<std::uint32_t>(rng.next()); while ((a & 0x7f800000u) == 0x7f800000u);
         do b = static_cast<std::uint32_t>(rng.next()); while ((b & 0x7f800000u) == 0x7f800000u);
-        compare(c, float_of(a), float_of(b));
+        compare_atan2(c, float_of(a), float_of(b));
     }
     // Random double bit patterns (NaNs, infinities and subnormals included).
-    for (int i = 0; i < 300000; ++i) compare(c, double_of(rng.next()), double_of(rng.next()));
+    for (int i = 0; i < 300000; ++i) compare_atan2(c, double_of(rng.next()), double_of(rng.next()));
     // Exponents within 64 of each other: the main path, both scalings.
     for (int i = 0; i < 300000; ++i) {
         const int ea = static_cast<int>(rng.next() % 2047);
@@ -159,7 +150,7 @@ TEST(GlibcAtan2, GeneralDomain)
         eb = eb < 0 ? 0 : eb > 2046 ? 2046 : eb;
         const double y = double_of((rng.next() & 0x800fffffffffffffull) | (static_cast<std::uint64_t>(ea) << 52));
         const double x = double_of((rng.next() & 0x800fffffffffffffull) | (static_cast<std::uint64_t>(eb) << 52));
-        compare(c, y, x);
+        compare_atan2(c, y, x);
     }
     // y / x near 2^k (k in [-70, 70]) and near the table rows, a few ulps off.
     for (int i = 0; i < 300000; ++i) {
@@ -168,8 +159,8 @@ TEST(GlibcAtan2, GeneralDomain)
         const double t = (rng.next() & 1) ? ::ldexp(1.0, static_cast<int>(rng.next() % 141) - 70)
                                           : (static_cast<double>(rng.next() % 241 + 16) + 0.5) / 256.0;
         const double y = double_of(bits_of(x * t) + rng.next() % 9 - 4);
-        compare(c, y, x);
-        compare(c, x, -y);
+        compare_atan2(c, y, x);
+        compare_atan2(c, x, -y);
     }
     // u = min / max on (or next to) a table row's x0: t3 = u - x0 is zero or
     // tiny, and EADD's |t3| > |du| test goes either way.
@@ -178,8 +169,8 @@ TEST(GlibcAtan2, GeneralDomain)
         const double m =
             double_of((rng.next() & 0x000fffffffffffffull) | (static_cast<std::uint64_t>(rng.next() % 1600 + 200) << 52));
         const double n = double_of(bits_of(x0 * m) + rng.next() % 5 - 2);
-        compare(c, n, m);
-        compare(c, -m, n);
+        compare_atan2(c, n, m);
+        compare_atan2(c, -m, n);
     }
     EXPECT_EQ(c.differ, 0u) << "of " << c.n;
 }

@@ -51,7 +51,7 @@ const char* not_fma_variant()
 // Compares over the (x, y) pairs that next(i) yields for i < n; reports
 // the first few differences.
 template <class Next>
-void compare(const char* name, std::uint64_t n, Next next)
+void compare_powf(const char* name, std::uint64_t n, Next next)
 {
     std::uint64_t differ = 0;
     for (std::uint64_t i = 0; i < n; ++i) {
@@ -68,14 +68,14 @@ void compare(const char* name, std::uint64_t n, Next next)
     EXPECT_EQ(differ, 0u) << name;
 }
 
-#define SKIP_UNLESS_FMA_VARIANT() \
+#define SKIP_UNLESS_POWF_FMA_VARIANT() \
     if (const char* why = not_fma_variant()) GTEST_SKIP() << why
 
 const float kAdmP[] = {1.0f, 1.5f, 2.0f, 2.2f, 2.5f, 3.0f, 4.0f, 1.0f / 3.0f, 0.5f, 7.3f, 20.0f};
 
 TEST(GlibcPowf, SpecialValuesLikeLiveGlibc)
 {
-    SKIP_UNLESS_FMA_VARIANT();
+    SKIP_UNLESS_POWF_FMA_VARIANT();
     std::vector<float> v;
     for (std::uint32_t u : {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00000u, 0x7f800001u,
                             0xff800001u, 0x7fa00000u, 0x7fffffffu, 0x00000001u, 0x80000001u, 0x007fffffu, 0x00800000u,
@@ -88,7 +88,7 @@ TEST(GlibcPowf, SpecialValuesLikeLiveGlibc)
     }
     for (int k = -9; k <= 9; ++k) v.push_back(k * 0.5f);
     for (float p : kAdmP) v.push_back(p);
-    compare("special x special", v.size() * v.size(), [&](std::uint64_t i, float& x, float& y) {
+    compare_powf("special x special", v.size() * v.size(), [&](std::uint64_t i, float& x, float& y) {
         x = v[i / v.size()];
         y = v[i % v.size()];
     });
@@ -103,19 +103,19 @@ TEST(GlibcPowf, SpecialValuesLikeLiveGlibc)
 
 TEST(GlibcPowf, CiedeSeventhPowersLikeLiveGlibc)
 {
-    SKIP_UNLESS_FMA_VARIANT();
+    SKIP_UNLESS_POWF_FMA_VARIANT();
     // Every 512th float c >= 0 (all exponents, odd and even mantissas) and
     // every 4096th c < 0.
-    compare("powf(c, 7), c >= 0", (0x7f800001u >> 9) + 1, [](std::uint64_t i, float& x, float& y) {
+    compare_powf("powf(c, 7), c >= 0", (0x7f800001u >> 9) + 1, [](std::uint64_t i, float& x, float& y) {
         x = float_of(static_cast<std::uint32_t>(i << 9 | (i * 0x9e37u & 0x1ffu)));
         y = 7.0f;
     });
-    compare("powf(c, 7), c < 0", 0x7f800000u >> 12, [](std::uint64_t i, float& x, float& y) {
+    compare_powf("powf(c, 7), c < 0", 0x7f800000u >> 12, [](std::uint64_t i, float& x, float& y) {
         x = float_of(static_cast<std::uint32_t>(0x80000000u | i << 12 | (i * 0x9e37u & 0xfffu)));
         y = 7.0f;
     });
     // ciede's c_bar_prime in [0, 200]: every float of [100, 101).
-    compare("powf(c, 7), c in [100, 101)", 0x2000ull * 16, [](std::uint64_t i, float& x, float& y) {
+    compare_powf("powf(c, 7), c in [100, 101)", 0x2000ull * 16, [](std::uint64_t i, float& x, float& y) {
         x = float_of(bits_of(100.0f) + static_cast<std::uint32_t>(i));
         y = 7.0f;
     });
@@ -123,7 +123,7 @@ TEST(GlibcPowf, CiedeSeventhPowersLikeLiveGlibc)
 
 TEST(GlibcPowf, FloatAdmTermsAndRootsLikeLiveGlibc)
 {
-    SKIP_UNLESS_FMA_VARIANT();
+    SKIP_UNLESS_POWF_FMA_VARIANT();
     std::mt19937_64 rng(20240607);
     const std::uint32_t top = bits_of(1e4f);
     std::vector<float> xs(100000);
@@ -131,16 +131,16 @@ TEST(GlibcPowf, FloatAdmTermsAndRootsLikeLiveGlibc)
         xs[i] = (i & 1) ? float_of(static_cast<std::uint32_t>(rng() % (top + 1ull)))
                         : static_cast<float>(1e4 * ((rng() >> 11) * 0x1p-53));
     const std::size_t np = sizeof kAdmP / sizeof kAdmP[0];
-    compare("powf(x, p), x in [0, 1e4]", xs.size() * np, [&](std::uint64_t i, float& x, float& y) {
+    compare_powf("powf(x, p), x in [0, 1e4]", xs.size() * np, [&](std::uint64_t i, float& x, float& y) {
         x = xs[i / np];
         y = kAdmP[i % np];
     });
-    compare("powf(x, p), p in [1, 20]", 400000, [&](std::uint64_t, float& x, float& y) {
+    compare_powf("powf(x, p), p in [1, 20]", 400000, [&](std::uint64_t, float& x, float& y) {
         const std::uint64_t r = rng();
         x = xs[r % xs.size()];
         y = static_cast<float>(1.0 + 19.0 * ((r >> 11) * 0x1p-53));
     });
-    compare("powf(sum, 1/p)", 600000, [&](std::uint64_t i, float& x, float& y) {
+    compare_powf("powf(sum, 1/p)", 600000, [&](std::uint64_t i, float& x, float& y) {
         const std::uint64_t r = rng();
         x = (i & 1) ? float_of(static_cast<std::uint32_t>(r % 0x7f800000u))
                     : static_cast<float>(1e12 * ((r >> 11) * 0x1p-53));
@@ -151,21 +151,21 @@ TEST(GlibcPowf, FloatAdmTermsAndRootsLikeLiveGlibc)
 
 TEST(GlibcPowf, RandomBitPatternsLikeLiveGlibc)
 {
-    SKIP_UNLESS_FMA_VARIANT();
+    SKIP_UNLESS_POWF_FMA_VARIANT();
     std::mt19937_64 rng(777);
-    compare("random (x, y) bits", 1000000, [&](std::uint64_t, float& x, float& y) {
+    compare_powf("random (x, y) bits", 1000000, [&](std::uint64_t, float& x, float& y) {
         const std::uint64_t r = rng();
         x = float_of(static_cast<std::uint32_t>(r));
         y = float_of(static_cast<std::uint32_t>(r >> 32));
     });
     // y of moderate size (results mostly finite), subnormal and negative x.
-    compare("random x bits, |y| in [2^-10, 2^8)", 1000000, [&](std::uint64_t, float& x, float& y) {
+    compare_powf("random x bits, |y| in [2^-10, 2^8)", 1000000, [&](std::uint64_t, float& x, float& y) {
         const std::uint64_t r = rng();
         x = float_of(static_cast<std::uint32_t>(r));
         y = float_of((static_cast<std::uint32_t>(r >> 32) & 0x807fffffu) |
                      static_cast<std::uint32_t>(117 + (r >> 59) % 18) << 23);
     });
-    compare("subnormal x", 300000, [&](std::uint64_t i, float& x, float& y) {
+    compare_powf("subnormal x", 300000, [&](std::uint64_t i, float& x, float& y) {
         const std::uint64_t r = rng();
         x = float_of(static_cast<std::uint32_t>(r & 0x807fffffu));
         y = (i & 1) ? static_cast<float>(static_cast<int>((r >> 32) % 11) - 5)

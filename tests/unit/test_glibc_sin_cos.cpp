@@ -18,22 +18,17 @@ namespace {
 
 using namespace twinvmaf::test;
 
-using Fn = double (*)(double);
+using UnaryFn = double (*)(double);
 // Through volatile pointers: GCC must neither fold nor inline its builtins.
-volatile Fn glibc_sin = &::sin;
-volatile Fn glibc_cos = &::cos;
+volatile UnaryFn glibc_sin = &::sin;
+volatile UnaryFn glibc_cos = &::cos;
 
 
 
 
-#define SKIP_UNLESS_FMA_VARIANT()                                                                       \
-    do {                                                                                                \
-        if (!glibc_runs_its_fma_variants())                                                                    \
-            GTEST_SKIP() << "CPU without FMA and AVX2: glibc runs its non-fma sin/cos, other bits";     \
-    } while (0)
 
 // The argument stream, with the distributions this test draws.
-class Rng : public SplitMix64 {
+class SinCosArguments : public SplitMix64 {
 public:
     using SplitMix64::SplitMix64;
     double uniform(double lo, double hi) { return lo + (hi - lo) * unit(); }
@@ -45,11 +40,7 @@ bool in_branred_range(double x)
     return k >= 0x419921fbu && k < 0x7ff00000u;
 }
 
-struct Count {
-    std::size_t n = 0, differ = 0;
-};
-
-void compare(Count& c, bool is_sin, double x)
+void compare_sin_cos(DifferCount& c, bool is_sin, double x)
 {
     const double ours = is_sin ? tv::glibc::sin(x) : tv::glibc::cos(x);
     const double ref = is_sin ? glibc_sin(x) : glibc_cos(x);
@@ -65,9 +56,9 @@ void compare(Count& c, bool is_sin, double x)
 template <class Gen>
 void compare_range(const char* name, bool is_sin, std::size_t n, std::uint64_t seed, Gen gen)
 {
-    Count c;
-    Rng rng(seed);
-    for (std::size_t i = 0; i < n; ++i) compare(c, is_sin, gen(rng));
+    DifferCount c;
+    SinCosArguments rng(seed);
+    for (std::size_t i = 0; i < n; ++i) compare_sin_cos(c, is_sin, gen(rng));
     std::cout << "[ glibc sin/cos ] " << name << ": " << c.n << " arguments, " << c.differ << " differ\n";
     EXPECT_EQ(c.differ, 0u) << name;
 }
@@ -95,31 +86,31 @@ TEST(GlibcSinCos, SpecialValues)
         EXPECT_EQ(bits_of(tv::glibc::cos(x)), 0x7ff8000000000000u) << x;
     }
 
-    SKIP_UNLESS_FMA_VARIANT();
-    Count c;
+    SKIP_UNLESS_GLIBC_FMA_VARIANT("sin/cos");
+    DifferCount c;
     for (double x : {0.0, -0.0, double(NAN), -double(NAN), double(INFINITY), -double(INFINITY), double_of(1), 0x1p-1022, 0x1p-26, 0x1p-27, 0.126,
                      0.855469, 2.426265, 1.0, -1.0, kPi / 2, kPi, 105414335.0, 0x1.921faffffffffp+26})
-        for (bool is_sin : {true, false}) compare(c, is_sin, x);
+        for (bool is_sin : {true, false}) compare_sin_cos(c, is_sin, x);
     EXPECT_EQ(c.differ, 0u);
 }
 
 TEST(GlibcSinCos, CiedeDomainsMatchGlibc)
 {
-    SKIP_UNLESS_FMA_VARIANT();
+    SKIP_UNLESS_GLIBC_FMA_VARIANT("sin/cos");
     // ciede_math.h: sines of [-pi/2, 1.05], cosines of [-0.6, 38].
-    compare_range("sin on [-pi/2, 1.05]", true, 1000000, 101, [](Rng& r) { return r.uniform(-kPi / 2, 1.05); });
-    compare_range("cos on [-0.6, 38]", false, 1000000, 102, [](Rng& r) { return r.uniform(-0.6, 38.0); });
+    compare_range("sin on [-pi/2, 1.05]", true, 1000000, 101, [](SinCosArguments& r) { return r.uniform(-kPi / 2, 1.05); });
+    compare_range("cos on [-0.6, 38]", false, 1000000, 102, [](SinCosArguments& r) { return r.uniform(-0.6, 38.0); });
 }
 
 TEST(GlibcSinCos, GeneralDomainMatchesGlibc)
 {
-    SKIP_UNLESS_FMA_VARIANT();
-    compare_range("sin on [-1e5, 1e5]", true, 400000, 201, [](Rng& r) { return r.uniform(-1e5, 1e5); });
-    compare_range("cos on [-1e5, 1e5]", false, 400000, 202, [](Rng& r) { return r.uniform(-1e5, 1e5); });
-    compare_range("sin on [-1e8, 1e8]", true, 200000, 203, [](Rng& r) { return r.uniform(-1e8, 1e8); });
-    compare_range("cos on [-1e8, 1e8]", false, 200000, 204, [](Rng& r) { return r.uniform(-1e8, 1e8); });
+    SKIP_UNLESS_GLIBC_FMA_VARIANT("sin/cos");
+    compare_range("sin on [-1e5, 1e5]", true, 400000, 201, [](SinCosArguments& r) { return r.uniform(-1e5, 1e5); });
+    compare_range("cos on [-1e5, 1e5]", false, 400000, 202, [](SinCosArguments& r) { return r.uniform(-1e5, 1e5); });
+    compare_range("sin on [-1e8, 1e8]", true, 200000, 203, [](SinCosArguments& r) { return r.uniform(-1e8, 1e8); });
+    compare_range("cos on [-1e8, 1e8]", false, 200000, 204, [](SinCosArguments& r) { return r.uniform(-1e8, 1e8); });
     // Random bit patterns below 0x1.921fbp+26: every binade alike, tiny ones too.
-    auto bits_below = [](Rng& r) {
+    auto bits_below = [](SinCosArguments& r) {
         for (;;) {
             const double x = double_of(r.next());
             if (!in_branred_range(x) && std::isfinite(x)) return x;
@@ -131,8 +122,8 @@ TEST(GlibcSinCos, GeneralDomainMatchesGlibc)
 
 TEST(GlibcSinCos, BranchBoundariesMatchGlibc)
 {
-    SKIP_UNLESS_FMA_VARIANT();
-    Count c;
+    SKIP_UNLESS_GLIBC_FMA_VARIANT("sin/cos");
+    DifferCount c;
     auto around = [&c](double x, int radius) {
         for (double sign : {1.0, -1.0}) {
             const std::uint64_t b = bits_of(sign * std::fabs(x));
@@ -144,8 +135,8 @@ TEST(GlibcSinCos, BranchBoundariesMatchGlibc)
                     EXPECT_EQ(bits_of(tv::glibc::sin(y)), 0x7ff8000000000000u);
                     continue;
                 }
-                compare(c, true, y);
-                compare(c, false, y);
+                compare_sin_cos(c, true, y);
+                compare_sin_cos(c, false, y);
             }
         }
     };

@@ -15,6 +15,7 @@
 #include "model/model.h"
 #include "model/predict.h"
 #include "model/svm.h"
+#include "test_support.h"
 #include "twinvmaf/error.h"
 
 using namespace twinvmaf;
@@ -23,19 +24,9 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-std::string error_of(const std::function<void()>& fn)
-{
-    try {
-        fn();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
-
 #define EXPECT_ERROR(statement, needle)                                          \
     do {                                                                         \
-        const std::string message_ = error_of([&] { statement; });               \
+        const std::string message_ = test::error_of([&] { statement; });               \
         EXPECT_NE(message_.find(needle), std::string::npos) << message_;         \
     } while (0)
 

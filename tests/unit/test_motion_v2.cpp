@@ -19,7 +19,7 @@ using twinvmaf::test::series_names;
 
 namespace {
 
-const char* const kSad = "VMAF_integer_feature_motion_v2_sad_score";
+const char* const kMotionV2Sad = "VMAF_integer_feature_motion_v2_sad_score";
 const char* const kMotion2 = "VMAF_integer_feature_motion2_v2_score";
 const char* const kMotion3 = "VMAF_integer_feature_motion3_v2_score";
 
@@ -53,7 +53,7 @@ double naive_score(const Picture& prev, const Picture& cur)
     return static_cast<double>(sad) / 256. / (cur.format().width * cur.format().height);
 }
 
-std::vector<Picture> sequence(const VideoFormat& format, int frames, std::uint32_t seed)
+std::vector<Picture> motion_v2_sequence(const VideoFormat& format, int frames, std::uint32_t seed)
 {
     std::vector<Picture> pictures;
     pictures.push_back(random_picture(format, seed));
@@ -74,9 +74,9 @@ class MotionV2Random : public testing::TestWithParam<VideoFormat> {};
 TEST_P(MotionV2Random, SadMatchesNaiveDefinitionAndMotion2IsTheForks)
 {
     const VideoFormat format = GetParam();
-    const std::vector<Picture> frames = sequence(format, 5, 7);
+    const std::vector<Picture> frames = motion_v2_sequence(format, 5, 7);
     const Collector c = run_v2({}, frames);
-    const std::vector<double> sad = series(c, kSad), motion2 = series(c, kMotion2), motion3 = series(c, kMotion3);
+    const std::vector<double> sad = series(c, kMotionV2Sad), motion2 = series(c, kMotion2), motion3 = series(c, kMotion3);
     ASSERT_EQ(sad.size(), 5u);
     EXPECT_EQ(sad[0], 0.0);
     for (int i = 1; i < 5; ++i) EXPECT_EQ(sad[i], naive_score(frames[i - 1], frames[i])) << i;
@@ -84,7 +84,7 @@ TEST_P(MotionV2Random, SadMatchesNaiveDefinitionAndMotion2IsTheForks)
     EXPECT_EQ(motion2[4], sad[4]);
     EXPECT_EQ(motion3[0], sad[1]);
     for (int i = 1; i < 5; ++i) EXPECT_EQ(motion3[i], motion2[i]) << i;
-    EXPECT_EQ(series_names(c), (std::vector<std::string>{kSad, kMotion2, kMotion3}));
+    EXPECT_EQ(series_names(c), (std::vector<std::string>{kMotionV2Sad, kMotion2, kMotion3}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, MotionV2Random,
@@ -98,14 +98,14 @@ INSTANTIATE_TEST_SUITE_P(Formats, MotionV2Random,
 TEST(MotionV2, OptionsNameTheOutputsAndActOnTheScores)
 {
     const VideoFormat format{40, 30, ChromaFormat::k420, 8};
-    const std::vector<Picture> frames = sequence(format, 4, 3);
-    const std::vector<double> plain = series(run_v2({}, frames), kSad);
+    const std::vector<Picture> frames = motion_v2_sequence(format, 4, 3);
+    const std::vector<double> plain = series(run_v2({}, frames), kMotionV2Sad);
     const Collector c = run_v2({{"motion_fps_weight", "2"}, {"motion_blend_factor", "0.25"},
                                 {"motion_blend_offset", "1.5"}, {"motion_max_val", "20"},
                                 {"motion_moving_average", "true"}},
                                frames);
     const std::string suffix = "_mbf_0.25_mbo_1.5_mfw_2_mmxv_20_mma";
-    const std::vector<double> sad = series(c, kSad + suffix);
+    const std::vector<double> sad = series(c, kMotionV2Sad + suffix);
     const std::vector<double> motion2 = series(c, kMotion2 + suffix);
     const std::vector<double> motion3 = series(c, kMotion3 + suffix);
     auto blend = [](double m) { return std::min(m * 0.25 + 0.75 * std::min(1.5, m), 20.0); };
@@ -117,7 +117,7 @@ TEST(MotionV2, OptionsNameTheOutputsAndActOnTheScores)
         previous = blend(motion2[i]);
     }
     const Collector zero = run_v2({{"motion_force_zero", "true"}}, frames);
-    for (double v : series(zero, std::string(kSad) + "_force_0")) EXPECT_EQ(v, 0.0);
+    for (double v : series(zero, std::string(kMotionV2Sad) + "_force_0")) EXPECT_EQ(v, 0.0);
 }
 
 TEST(MotionV2, RefusesWhatTheForkRefuses)

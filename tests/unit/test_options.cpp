@@ -3,6 +3,7 @@
 #include "cli/cli_args.h"
 #include "core/feature.h"
 #include "core/options.h"
+#include "test_support.h"
 #include "twinvmaf/error.h"
 
 using namespace twinvmaf;
@@ -25,16 +26,6 @@ const std::vector<OptionSpec>& specs()
     return s;
 }
 
-std::string error_of(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
-
 TEST(Options, DefaultsAndTypedValues)
 {
     OptionValues v("adm", specs());
@@ -52,7 +43,7 @@ TEST(Options, DefaultsAndTypedValues)
 TEST(Options, UnknownOptionListsValidOnes)
 {
     OptionValues v("adm", specs());
-    const std::string message = error_of([&] { v.set("bogus", "1"); });
+    const std::string message = test::error_of([&] { v.set("bogus", "1"); });
     EXPECT_NE(message.find("'bogus'"), std::string::npos) << message;
     EXPECT_NE(message.find("adm_enhn_gain_limit, adm_csf_mode, debug"), std::string::npos) << message;
 }
@@ -60,14 +51,14 @@ TEST(Options, UnknownOptionListsValidOnes)
 TEST(Options, BadValuesAreRefused)
 {
     OptionValues v("adm", specs());
-    EXPECT_NE(error_of([&] { v.set("debug", "yes"); }).find("true or false"), std::string::npos);
-    EXPECT_NE(error_of([&] { v.set("adm_csf_mode", "2.5"); }).find("integer"), std::string::npos);
-    EXPECT_NE(error_of([&] { v.set("adm_csf_mode", "10"); }).find("out of range"), std::string::npos);
-    EXPECT_NE(error_of([&] { v.set("adm_enhn_gain_limit", "0.5"); }).find("out of range"),
+    EXPECT_NE(test::error_of([&] { v.set("debug", "yes"); }).find("true or false"), std::string::npos);
+    EXPECT_NE(test::error_of([&] { v.set("adm_csf_mode", "2.5"); }).find("integer"), std::string::npos);
+    EXPECT_NE(test::error_of([&] { v.set("adm_csf_mode", "10"); }).find("out of range"), std::string::npos);
+    EXPECT_NE(test::error_of([&] { v.set("adm_enhn_gain_limit", "0.5"); }).find("out of range"),
               std::string::npos);
-    EXPECT_NE(error_of([&] { v.set("adm_enhn_gain_limit", "1.2x"); }).find("number"),
+    EXPECT_NE(test::error_of([&] { v.set("adm_enhn_gain_limit", "1.2x"); }).find("number"),
               std::string::npos);
-    EXPECT_NE(error_of([&] { v.set("adm_enhn_gain_limit", "nan"); }).find("number"),
+    EXPECT_NE(test::error_of([&] { v.set("adm_enhn_gain_limit", "nan"); }).find("number"),
               std::string::npos);
 }
 
@@ -103,7 +94,7 @@ TEST(Options, EqualityMeansSameInstance)
 TEST(Registry, FindsPsnrAndListsValidNames)
 {
     EXPECT_EQ(find_feature("psnr").name, "psnr");
-    const std::string message = error_of([] { find_feature("integer_adm"); });
+    const std::string message = test::error_of([] { find_feature("integer_adm"); });
     EXPECT_NE(message.find("unknown feature 'integer_adm'"), std::string::npos) << message;
     EXPECT_NE(message.find("psnr"), std::string::npos) << message;
 }

@@ -26,9 +26,9 @@ using test::Fill;
 using test::for_each_simd_target;
 using test::kFills;
 
-constexpr unsigned kBitdepths[] = {8, 10, 12, 16};
+constexpr unsigned kHvsBitdepths[] = {8, 10, 12, 16};
 constexpr int kMaxBlocks = 40;
-constexpr std::size_t kCanary = kCoefficients;  // floats each side of the terms: one block
+constexpr std::size_t kCanaryFloats = kCoefficients;  // floats each side of the terms: one block
 
 // The terms of one block row from `kernel`, with the canaries, then the sum
 // it returns, continued from `sum`.
@@ -37,9 +37,9 @@ std::vector<float> row_terms(psnr_hvs::BlockRowFn<Sample> kernel, const std::vec
                              const std::vector<Sample>& dis, std::ptrdiff_t stride, int blocks,
                              const psnr_hvs::PlaneTables& tables, float sum)
 {
-    std::vector<float> terms(kCanary + kCoefficients * static_cast<std::size_t>(blocks) + kCanary, -7.25f);
+    std::vector<float> terms(kCanaryFloats + kCoefficients * static_cast<std::size_t>(blocks) + kCanaryFloats, -7.25f);
     terms.push_back(
-        kernel(ref.data(), stride, dis.data(), stride, blocks, tables.csf, tables.mask, terms.data() + kCanary, sum));
+        kernel(ref.data(), stride, dis.data(), stride, blocks, tables.csf, tables.mask, terms.data() + kCanaryFloats, sum));
     return terms;
 }
 
@@ -76,7 +76,7 @@ TEST(SimdPsnrHvs, BlockRowTermsMatchTheReference)
     const std::vector<std::string> targets = for_each_simd_target([&] {
         const psnr_hvs::Kernels simd = psnr_hvs::simd_kernels();
         std::mt19937 rng(16);
-        for (unsigned bitdepth : kBitdepths) {
+        for (unsigned bitdepth : kHvsBitdepths) {
             for (int blocks = 1; blocks <= kMaxBlocks; ++blocks) {
                 for (Fill ref_fill : kFills) {
                     // The distorted plane: as the reference one, or random, or the opposite extreme.

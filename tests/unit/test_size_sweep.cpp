@@ -34,15 +34,6 @@ namespace {
 constexpr unsigned kFrames = 3;
 constexpr unsigned kSanitizerSide = 40;  // the largest side checked under the sanitizers
 
-std::uint64_t splitmix64(std::uint64_t& state)
-{
-    state += 0x9E3779B97F4A7C15u;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
 // tools/size_sweep.py's samples(): per plane, ref uniform in [0, max], dis =
 // ref + uniform noise in [-24, 24] << (bitdepth - 8), clipped; chroma planes
 // of Netflix's size (w >> sx, h >> sy) at the top left of ours, whose extra
@@ -61,7 +52,7 @@ std::pair<Picture, Picture> clip_pictures(const VideoFormat& format, unsigned fr
                               (std::uint64_t{format.bitdepth} << 16) ^ frame ^ (std::uint64_t(plane) << 56);
         for (unsigned y = 0; y < ph; ++y) {
             for (unsigned x = 0; x < pw; ++x) {
-                const std::uint64_t r = splitmix64(state);
+                const std::uint64_t r = test::splitmix64(state);
                 const std::int64_t value = static_cast<std::int64_t>(r % (max + 1));
                 const std::int64_t noise = static_cast<std::int64_t>((r >> 32) % (2 * amp + 1)) - amp;
                 test::set_sample(ref, plane, x, y, static_cast<unsigned>(value));

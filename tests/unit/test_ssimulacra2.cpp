@@ -96,15 +96,6 @@ std::vector<Picture> read_frames(const std::filesystem::path& path, const VideoF
     return pictures;
 }
 
-std::uint64_t splitmix64(std::uint64_t& state)
-{
-    state += 0x9E3779B97F4A7C15u;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
 // tools/ssimulacra2_goldens.py's small_frame(): every sample of Y, U, V in
 // the fork's geometry (chroma rounded up, our pictures' stored layout) in order, ref uniform, dis = ref + noise in [-24, 24] << (bits - 8).
 std::pair<Picture, Picture> small_frame(const VideoFormat& format, int chroma_code, unsigned frame)
@@ -118,7 +109,7 @@ std::pair<Picture, Picture> small_frame(const VideoFormat& format, int chroma_co
     for (int plane = 0; plane < 3; ++plane) {
         for (unsigned y = 0; y < format.stored_height(plane); ++y) {
             for (unsigned x = 0; x < format.stored_width(plane); ++x) {
-                const std::uint64_t r = splitmix64(state);
+                const std::uint64_t r = test::splitmix64(state);
                 const std::int64_t value = static_cast<std::int64_t>(r % (max + 1));
                 const std::int64_t noise = static_cast<std::int64_t>((r >> 32) % (2 * amp + 1)) - amp;
                 const std::int64_t noisy = std::min<std::int64_t>(std::max<std::int64_t>(value + noise, 0), max);
@@ -302,10 +293,10 @@ std::vector<float> random_floats(std::mt19937& rng, std::size_t n, float lo, flo
 TEST(Ssimulacra2, SimdKernelsEqualTheReference)
 {
     using namespace ssimulacra2;
-    const Kernels ref = reference_kernels();
+    const ssimulacra2::Kernels ref = ssimulacra2::reference_kernels();
     std::mt19937 rng(2024);
     const auto names = test::for_each_simd_target([&] {
-        const Kernels simd = simd_kernels();
+        const ssimulacra2::Kernels simd = ssimulacra2::simd_kernels();
         for (int w = 1; w <= 70; ++w) {
             const std::size_t n = static_cast<std::size_t>(w);
             for (int matrix = 0; matrix < 4; ++matrix) {
