@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 
 from . import Engine, _frames
+from ._twinvmaf import ArgumentError, ArgumentTypeError
 from ._progress import Progress
 from . import _twinvmaf as _core
 
@@ -129,18 +130,28 @@ def _pairs_from_entries(entries, first_line):
 def _read_pairs(source):
     if isinstance(source, (list, tuple)):
         return _pairs_from_entries(source, 1)
+    if not isinstance(source, (str, os.PathLike)):
+        raise ArgumentTypeError(f"catalogue={source!r}: expected a path (a --batch list, .csv or .json) or a list")
     path = os.fspath(source)
-    with open(path, encoding="utf-8", newline="") as f:
-        text = f.read()
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            text = f.read()
+    except OSError as e:
+        raise _core.Error(f"{path}: cannot read the catalogue: {e.strerror or e}") from e
+    except UnicodeDecodeError as e:
+        raise _core.Error(f"{path}: cannot read the catalogue: not UTF-8 text ({e.reason} at byte {e.start})") from e
     ext = os.path.splitext(path)[1].lower()
     if ext == ".csv":
         return _pairs_from_entries(list(csv.DictReader(io.StringIO(text))), 2)
     if ext == ".json":
-        entries = json.loads(text)
+        try:
+            entries = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ArgumentError(f"{path}: not JSON ({e})") from e
         if isinstance(entries, dict) and "pairs" in entries:
             entries = entries["pairs"]
         if not isinstance(entries, list):
-            raise ValueError(f"{path}: expected a JSON list of pairs")
+            raise ArgumentError(f"{path}: expected a JSON list of pairs")
         return _pairs_from_entries(entries, 1)
     return _core.parse_batch_list(text)
 
@@ -151,7 +162,7 @@ def read_catalogue(source, options=None):
     options = options or ScoreOptions()
     raw = _read_pairs(source)
     if not raw:
-        raise ValueError(f"{source if not isinstance(source, (list, tuple)) else 'the catalogue'}: names no pair")
+        raise ArgumentError(f"{source if not isinstance(source, (list, tuple)) else 'the catalogue'}: names no pair")
     pairs, outputs = [], {}
     for index, p in enumerate(raw):
         pair = Pair(index=index, line=p["line"], reference=p["reference"], distorted=p["distorted"],
@@ -184,7 +195,7 @@ def _geometry(pair, options):
     if all(v is None for v in given.values()):
         return {}
     if any(v is None for v in given.values()):
-        raise ValueError("the catalogue's default geometry needs all of width, height, pixel_format and bitdepth")
+        raise ArgumentError("the catalogue's default geometry needs all of width, height, pixel_format and bitdepth")
     given["pixel_format"] = _frames.pixel_format_name(given["pixel_format"])
     return given
 
@@ -269,12 +280,21 @@ def run_pair(engine, pair, options, attempt, worker=""):
     return row
 
 
+def score_options(options):
+    """ScoreOptions from keywords, an unknown one named."""
+    fields = ScoreOptions.__dataclass_fields__
+    unknown = [k for k in options if k not in fields]
+    if unknown:
+        raise ArgumentTypeError(f"no catalogue option {unknown[0]!r}; the options are {', '.join(fields)}")
+    return ScoreOptions(**options)
+
+
 def score_catalogue(catalogue, engine=None, *, progress=None, **options):
     """Scores every pair of a catalogue in this process, one engine for all
     (what `twinvmaf --batch` does); options are ScoreOptions' fields. A pair
     that fails is reported in its row and the others go on. progress: as
     Engine.score's (twinvmaf._progress), counting pairs."""
-    opts = ScoreOptions(**options)
+    opts = score_options(options)
     pairs = read_catalogue(catalogue, opts)
     engine = engine or Engine()
     bar = Progress(progress, "pairs", "pair")
