@@ -36,7 +36,9 @@ from . import _twinvmaf as _core
 _KEYS = {"reference": "reference", "ref": "reference", "distorted": "distorted", "dis": "distorted",
          "width": "width", "w": "width", "height": "height", "h": "height", "pixel_format": "pixel_format",
          "p": "pixel_format", "bitdepth": "bitdepth", "b": "bitdepth", "output": "output", "o": "output",
-         "ref_stream": "ref_stream", "dist_stream": "dist_stream"}
+         "ref_stream": "ref_stream", "dist_stream": "dist_stream", "bitrate": "bitrate", "ladder": "ladder"}
+# Keys for the report alone (twinvmaf-report's rate-quality curves), not --batch's.
+_REPORT_KEYS = ("bitrate", "ladder")
 _GEOMETRY = ("width", "height", "pixel_format", "bitdepth")
 
 
@@ -54,6 +56,8 @@ class Pair:
     ref_stream: int = None   # compressed inputs: the N-th video stream (None: the first)
     dist_stream: int = None
     output: str = ""    # where its scores are written (set by read_catalogue)
+    bitrate: float = None  # kbit/s of the distorted, when the catalogue gives it (CSV or JSON)
+    ladder: str = ""    # which encode ladder of its reference it belongs to (e.g. the encoder)
     error: str = ""     # why it cannot be scored (a bad line, a duplicate output)
 
     @property
@@ -90,6 +94,22 @@ def _quote(value):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _report_fields(entry):
+    """The entry's bitrate and ladder (not --batch's keys)."""
+    if not isinstance(entry, dict):
+        return {}
+    fields = {_KEYS.get(str(k).strip().lower()): v for k, v in entry.items()}
+    out = {}
+    if fields.get("bitrate") not in (None, ""):
+        try:
+            out["bitrate"] = float(fields["bitrate"])
+        except ValueError:
+            out["error"] = f"bad line: bitrate {fields['bitrate']!r} is not a number (kbit/s)"
+    if fields.get("ladder") not in (None, ""):
+        out["ladder"] = str(fields["ladder"]).strip()
+    return out
+
+
 def _entry_line(entry):
     """One --batch list line from a dict (or a [reference, distorted] pair)."""
     if isinstance(entry, (list, tuple)):
@@ -103,7 +123,7 @@ def _entry_line(entry):
         name = _KEYS.get(str(key).strip().lower())
         if name is None:
             return "# bad entry", f"unknown key \"{key}\"; expected {', '.join(sorted(set(_KEYS.values())))}"
-        if value is None or str(value).strip() == "":
+        if value is None or str(value).strip() == "" or name in _REPORT_KEYS:
             continue
         fields[name] = str(value).strip() if name != "reference" and name != "distorted" else str(value)
     if "reference" not in fields or "distorted" not in fields:
@@ -123,7 +143,9 @@ def _pairs_from_entries(entries, first_line):
     pairs = []
     for i, error in enumerate(errors):
         p = parsed.get(i + 1) or {"reference": "", "distorted": "", "error": ""}
-        pairs.append(dict(p, line=first_line + i, error=f"bad line: {error}" if error else p["error"]))
+        extra = _report_fields(entries[i])
+        pairs.append(dict(p, line=first_line + i, bitrate=extra.get("bitrate"), ladder=extra.get("ladder", ""),
+                          error=f"bad line: {error}" if error else extra.get("error") or p["error"]))
     return pairs
 
 
@@ -166,7 +188,7 @@ def read_catalogue(source, options=None):
     pairs, outputs = [], {}
     for index, p in enumerate(raw):
         pair = Pair(index=index, line=p["line"], reference=p["reference"], distorted=p["distorted"],
-                    error=p["error"])
+                    error=p["error"], bitrate=p.get("bitrate"), ladder=p.get("ladder") or "")
         if p.get("width") is not None:
             pair.width, pair.height = p["width"], p["height"]
             pair.pixel_format, pair.bitdepth = str(p["pixel_format"]), p["bitdepth"]
