@@ -311,7 +311,8 @@ def _ladder_section(page, reference, runs, metric, options):
                                      height=340)))
     cdf = [_svg.Series(r.label, c, *_cdf(r.metrics.get(metric, []))) for r, c in zip(runs, colors)]
     out.append(page.chart(_svg.Chart(f"{_display(metric)}: share of frames at or below each value, every run",
-                                     "% of frames", cdf, x_label=_display(metric), height=260)))
+                                     "% of frames", cdf, x_label=_display(metric), y_fixed=(0.0, 100.0),
+                                     height=260)))
     features = chosen_features(list(dict.fromkeys(n for r in runs for n in r.metrics)), metric, options["features"])
     if features:
         out.append(f'<details><summary>Each feature per frame, every run ({len(features)}; colours as above)'
@@ -381,7 +382,7 @@ def _run_section(page, index, run, metric, worst_count, options):
                                      marks=marks, y_limits=_limits(metric),
                                      y_fixed=_fixed(metric, options["vmaf_axis"]))))
     out.append(page.chart(_svg.Chart(f"{_display(metric)}: share of frames at or below each value", "% of frames",
-                                     [_svg.Series("CDF", MAIN_COLOR, *_cdf(values))], x_label=_display(metric),
+                                     [_svg.Series("CDF", MAIN_COLOR, *_cdf(values))], x_label=_display(metric), y_fixed=(0.0, 100.0),
                                      hlines=[], width=1040, height=240)))
 
     features = chosen_features(list(run.metrics), metric, options["features"])
