@@ -43,9 +43,23 @@ endef
 # twinvmaf-report.
 PREFIX ?= /usr/local
 
+# PYTHON=/path/to/python (or a name on PATH): build the Python package for
+# that interpreter and install it where it finds it (a venv's own
+# site-packages; else PREFIX's, as above), twinvmaf-report running with it.
+# Without it: Debian's /usr/bin/python3 (cmake/python_install.cmake).
+ifneq ($(strip $(PYTHON)),)
+PYTHON_EXE := $(shell $(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null)
+ifeq ($(PYTHON_EXE),)
+$(error PYTHON=$(PYTHON) does not run as a Python interpreter)
+endif
+endif
+
 .PHONY: build deps demo test debug-test fuzz bench clean install ffmpeg-check
 
 build: deps
+ifneq ($(PYTHON_EXE),)
+	$(STAGE) configure-python cmake --preset release -DPython_EXECUTABLE=$(PYTHON_EXE)
+endif
 	$(call configure-and-build,release)
 
 # Scripts run through bash so a lost executable bit cannot break a clone.
@@ -88,7 +102,7 @@ bench: build
 	bash bench/run_benchmarks.sh
 
 install: build
-	cmake --install $(RELEASE_DIR) --prefix $(PREFIX)
+	TWINVMAF_PYTHON=$(PYTHON_EXE) cmake --install $(RELEASE_DIR) --prefix $(PREFIX)
 
 # Builds a minimal FFmpeg 5.1 (Debian's source package) on our libvmaf.so and
 # checks its libvmaf filter's logs against the CLI (tools/ffmpeg_check.sh).

@@ -24,8 +24,8 @@ void check_dtype(const py::array& array, const VideoFormat& format, const std::s
     const bool wide = format.bytes_per_sample() == 2;
     const py::dtype expected = wide ? py::dtype::of<std::uint16_t>() : py::dtype::of<std::uint8_t>();
     if (!array.dtype().equal(expected))
-        throw py::value_error(where + ": samples are " + py::str(array.dtype()).cast<std::string>() + ", but a " +
-                              std::to_string(format.bitdepth) + "-bit frame needs " + (wide ? "uint16" : "uint8"));
+        throw ArgumentError(where + ": samples are " + py::str(array.dtype()).cast<std::string>() + ", but a " +
+                            std::to_string(format.bitdepth) + "-bit frame needs " + (wide ? "uint16" : "uint8"));
 }
 
 }  // namespace
@@ -39,8 +39,8 @@ FrameView::FrameView(const py::object& frame, const VideoFormat& format, std::ui
         check_dtype(whole, format, where);
         const std::size_t samples = format.frame_bytes() / format.bytes_per_sample();
         if (static_cast<std::size_t>(whole.shape(0)) != samples)
-            throw py::value_error(where + ": a 1-D frame of " + format.describe() + " has " + std::to_string(samples) +
-                                  " samples, not " + std::to_string(whole.shape(0)));
+            throw ArgumentError(where + ": a 1-D frame of " + format.describe() + " has " + std::to_string(samples) +
+                                " samples, not " + std::to_string(whole.shape(0)));
         for (int p = 0; p < 3; ++p) {
             const auto offset = static_cast<std::ptrdiff_t>(format.plane_offset(p) / format.bytes_per_sample());
             planes_.push_back(Plane{static_cast<const std::uint8_t*>(whole.data()) + offset * whole.strides(0),
@@ -51,20 +51,20 @@ FrameView::FrameView(const py::object& frame, const VideoFormat& format, std::ui
         return;
     }
     if (!py::isinstance<py::sequence>(frame) || py::isinstance<py::str>(frame) || py::len(frame) != 3)
-        throw py::value_error(where + ": expected three 2-D arrays (Y, U, V) or one 1-D array of the whole frame");
+        throw ArgumentError(where + ": expected three 2-D arrays (Y, U, V) or one 1-D array of the whole frame");
     const py::sequence planes = frame.cast<py::sequence>();
     static const char* const kPlaneNames[] = {"Y", "U", "V"};
     for (int p = 0; p < 3; ++p) {
         const std::string plane_where = where + ", plane " + kPlaneNames[p];
         if (!py::isinstance<py::array>(planes[p]))
-            throw py::value_error(plane_where + ": expected a numpy array, got " +
-                                  py::str(py::type::of(planes[p])).cast<std::string>());
+            throw ArgumentError(plane_where + ": expected a numpy array, got " +
+                                py::str(py::type::of(planes[p])).cast<std::string>());
         py::array array = planes[p].cast<py::array>();
         check_dtype(array, format, plane_where);
         const unsigned w = format.stored_width(p), h = format.stored_height(p);
         if (array.ndim() != 2 || array.shape(0) != h || array.shape(1) != w)
-            throw py::value_error(plane_where + ": shape " + shape_text(array) + ", but " + format.describe() +
-                                  " stores (" + std::to_string(h) + ", " + std::to_string(w) + ")");
+            throw ArgumentError(plane_where + ": shape " + shape_text(array) + ", but " + format.describe() +
+                                " stores (" + std::to_string(h) + ", " + std::to_string(w) + ")");
         planes_.push_back(Plane{static_cast<const std::uint8_t*>(array.data()), array.strides(0), array.strides(1), w, h});
         arrays_.push_back(std::move(array));
     }

@@ -4,18 +4,25 @@
 // (chroma rounded up, as in a .yuv file), or one 1-D array of a whole frame
 // in file layout. Samples are uint8 for 8-bit formats and native (little
 // endian) uint16 above 8 bits; any strides. Nothing is converted: a wrong
-// dtype or shape is a ValueError naming the frame and plane.
+// dtype or shape is an ArgumentError naming the frame and plane.
 #pragma once
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "twinvmaf/picture.h"
 
 namespace twinvmaf::python {
+
+// A bad argument from Python (a value out of range, a frame of the wrong
+// shape): twinvmaf.ArgumentError, a twinvmaf.Error that is also a ValueError.
+struct ArgumentError : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
 
 // The planes of one frame, checked against `format` (with the GIL held).
 class FrameView {

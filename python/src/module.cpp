@@ -5,7 +5,9 @@
 // Every scoring call releases the GIL; a run from files takes the GIL back
 // only to report progress (at most ten times a second) and to see Ctrl-C.
 // twinvmaf::Error (and the CLI parsers' UsageError) become twinvmaf.Error
-// with the engine's message.
+// with the engine's message, worded for Python (python_wording); a bad
+// argument is twinvmaf.ArgumentError (also a ValueError), a wrong type
+// twinvmaf.ArgumentTypeError (also a TypeError).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -14,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -33,12 +36,33 @@ namespace twinvmaf::python {
 
 namespace {
 
+// The engine's and the CLI parsers' messages name the command line's options
+// (`--width`, `use --backend cpu`); from Python the same thing is a keyword
+// argument (`width`, `use backend="cpu"`).
+std::string python_wording(const std::string& message)
+{
+    static const std::pair<std::regex, const char*> kRewrites[] = {
+        {std::regex(R"(--model \.\.\.:name=)"), R"(models=["...:name=..."])"},
+        {std::regex(R"(--(backend|scale|pix_fmt) ([A-Za-z0-9_.]+))"), R"($1="$2")"},
+        {std::regex(R"(--(gpu|subsample|threads) (-?[0-9]+))"), "$1=$2"},
+        {std::regex(R"(--(model|feature) )"), "$1 "},
+        {std::regex(R"((^|[^\w-])-[a-z]/--)"), "$1--"},  // -w/--width
+        {std::regex(R"(--(width|height|pixel_format|bitdepth|gpu|backend|threads|subsample|scale|pix_fmt|)"
+                    R"(ref_stream|dist_stream|frame_cnt|frame_skip_ref|frame_skip_dist|precision|no_prediction)\b)"),
+         "$1"},
+        {std::regex(R"(--(model|feature)\b)"), "$1"},
+    };
+    std::string text = message;
+    for (const auto& [pattern, replacement] : kRewrites) text = std::regex_replace(text, pattern, replacement);
+    return text;
+}
+
 Backend parse_backend(const std::string& name)
 {
     if (name == "cpu") return Backend::kCpu;
     if (name == "cuda") return Backend::kCuda;
     if (name == "hip") return Backend::kHip;
-    throw py::value_error("backend '" + name + "': expected 'auto', 'cpu', 'cuda' or 'hip'");
+    throw ArgumentError("backend='" + name + "': expected 'auto', 'cpu', 'cuda' or 'hip'");
 }
 
 ChromaFormat parse_chroma(const std::string& text)
@@ -46,14 +70,14 @@ ChromaFormat parse_chroma(const std::string& text)
     if (text == "420") return ChromaFormat::k420;
     if (text == "422") return ChromaFormat::k422;
     if (text == "444") return ChromaFormat::k444;
-    throw py::value_error("pixel_format '" + text + "': expected '420', '422' or '444'");
+    throw ArgumentError("pixel_format='" + text + "': expected '420', '422' or '444'");
 }
 
 VideoFormat video_format(unsigned width, unsigned height, const std::string& pixel_format, unsigned bitdepth)
 {
     if (bitdepth != 8 && bitdepth != 10 && bitdepth != 12 && bitdepth != 16)
-        throw py::value_error("bitdepth " + std::to_string(bitdepth) + ": expected 8, 10, 12 or 16");
-    if (width == 0 || height == 0) throw py::value_error("width and height must be positive");
+        throw ArgumentError("bitdepth=" + std::to_string(bitdepth) + ": expected 8, 10, 12 or 16");
+    if (width == 0 || height == 0) throw ArgumentError("width and height must be positive");
     return VideoFormat{width, height, parse_chroma(pixel_format), bitdepth};
 }
 
@@ -63,7 +87,7 @@ OutputFormat parse_output_format(const std::string& name)
     if (name == "json") return OutputFormat::kJson;
     if (name == "csv") return OutputFormat::kCsv;
     if (name == "sub") return OutputFormat::kSub;
-    throw py::value_error("format '" + name + "': expected 'xml', 'json', 'csv' or 'sub'");
+    throw ArgumentError("format='" + name + "': expected 'xml', 'json', 'csv' or 'sub'");
 }
 
 constexpr PoolMethod kPoolMethods[] = {PoolMethod::kMin, PoolMethod::kMax, PoolMethod::kMean,
@@ -218,21 +242,41 @@ PYBIND11_MODULE(_twinvmaf, m)
     m.doc() = "twinvmaf's C++ API (use the twinvmaf package rather than this module)";
 
     static py::exception<Error> error(m, "Error", PyExc_RuntimeError);
+    error.doc() = "What twinvmaf raises: a refusal, a file it cannot read, an unknown model, feature or option, "
+                  "a bad argument (ArgumentError, ArgumentTypeError).";
+    // A bad argument is also what Python code expects of one (ValueError,
+    // TypeError), so `except ValueError` keeps working.
+    static PyObject* const argument_error = PyErr_NewExceptionWithDoc(
+        "twinvmaf.ArgumentError", "An argument's value is out of range or does not fit (also a ValueError).",
+        py::make_tuple(error, py::handle(PyExc_ValueError)).release().ptr(), nullptr);
+    static PyObject* const argument_type_error = PyErr_NewExceptionWithDoc(
+        "twinvmaf.ArgumentTypeError", "An argument of the wrong type (also a TypeError).",
+        py::make_tuple(py::handle(argument_error), py::handle(PyExc_TypeError)).release().ptr(), nullptr);
+    m.attr("ArgumentError") = py::handle(argument_error);
+    m.attr("ArgumentTypeError") = py::handle(argument_type_error);
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
+        } catch (const ArgumentError& e) {
+            PyErr_SetString(argument_error, python_wording(e.what()).c_str());
         } catch (const Error& e) {
-            error(e.what());
+            error(python_wording(e.what()).c_str());
         } catch (const cli::UsageError& e) {
-            error(e.what());
+            error(python_wording(e.what()).c_str());
         }
     });
 
     m.attr("__version__") = kVersion;
     m.attr("netflix_reference_version") = kNetflixReferenceVersion;
     m.def("builtin_models", &Model::builtin_versions, "Names of the built-in models, in Netflix's order.");
-    m.def("compiled", [](const std::string& backend) { return Engine::compiled(parse_backend(backend)); });
-    m.def("devices", [](const std::string& backend) { return Engine::devices(parse_backend(backend)); });
+    m.def("compiled", [](const std::string& backend) { return Engine::compiled(parse_backend(backend)); },
+          "backend"_a = "cuda",
+          "Whether this build has `backend` ('cpu', 'cuda' or 'hip'; default 'cuda'). A GPU backend is built when "
+          "nvcc or hipcc is found at build time.");
+    m.def("devices", [](const std::string& backend) { return Engine::devices(parse_backend(backend)); },
+          "backend"_a = "cuda",
+          "How many GPUs of `backend` ('cuda' or 'hip'; default 'cuda') this machine has for this build: 0 where "
+          "the build lacks the backend or the machine has no such GPU (and for 'cpu').");
     m.def("parse_feature", [](const std::string& text) {
         const cli::FeatureRequest request = cli::parse_feature_argument(text);
         return py::make_tuple(request.name, request.options);

@@ -22,6 +22,7 @@ class Series:
     xs: list
     ys: list            # NaN (or None) leaves a gap
     width: float = 1.6  # stroke
+    dots: bool = False  # a dot at each point (a rate-quality curve)
 
 
 @dataclass
@@ -34,6 +35,7 @@ class Chart:
     marks: list = field(default_factory=list)    # (x, y, label, tooltip): circled points, labelled
     guides: list = field(default_factory=list)   # x values: faint vertical lines (e.g. the worst frames)
     y_limits: tuple = None                       # (lo, hi) that the axis must not go beyond
+    y_fixed: tuple = None                        # (lo, hi) the axis spans exactly, whatever the data
     width: int = 1040
     height: int = 300
 
@@ -133,6 +135,8 @@ def render(chart, uid):
     y_lo, y_hi = y_lo - pad, y_hi + pad
     if chart.y_limits:
         y_lo, y_hi = max(y_lo, chart.y_limits[0]), min(y_hi, chart.y_limits[1])
+    if chart.y_fixed:
+        y_lo, y_hi = chart.y_fixed
     y_lo, y_hi, y_ticks = ticks(y_lo, y_hi, 5 if h >= 260 else 4)
     y_step = y_ticks[1] - y_ticks[0] if len(y_ticks) > 1 else 1
     y_texts = [tick_text(t, y_step) for t in y_ticks]
@@ -185,6 +189,9 @@ def render(chart, uid):
         if d:
             out.append(f'<path class="series" data-label="{escape(s.label)}" d="{d}" fill="none" stroke="{s.color}" '
                        f'stroke-width="{s.width}" stroke-linejoin="round" stroke-linecap="round"/>')
+        if s.dots:
+            out.extend(f'<circle class="dot" cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="3.5" fill="{s.color}"/>'
+                       for x, y in zip(s.xs, s.ys) if y is not None and math.isfinite(y))
     out.append('</g>')
     for value, label, color in chart.hlines:
         y = sy(value)

@@ -29,13 +29,16 @@ import time
 from dataclasses import dataclass
 
 from . import Engine, _frames
+from ._twinvmaf import ArgumentError, ArgumentTypeError
 from ._progress import Progress
 from . import _twinvmaf as _core
 
 _KEYS = {"reference": "reference", "ref": "reference", "distorted": "distorted", "dis": "distorted",
          "width": "width", "w": "width", "height": "height", "h": "height", "pixel_format": "pixel_format",
          "p": "pixel_format", "bitdepth": "bitdepth", "b": "bitdepth", "output": "output", "o": "output",
-         "ref_stream": "ref_stream", "dist_stream": "dist_stream"}
+         "ref_stream": "ref_stream", "dist_stream": "dist_stream", "bitrate": "bitrate", "ladder": "ladder"}
+# Keys for the report alone (twinvmaf-report's rate-quality curves), not --batch's.
+_REPORT_KEYS = ("bitrate", "ladder")
 _GEOMETRY = ("width", "height", "pixel_format", "bitdepth")
 
 
@@ -53,6 +56,8 @@ class Pair:
     ref_stream: int = None   # compressed inputs: the N-th video stream (None: the first)
     dist_stream: int = None
     output: str = ""    # where its scores are written (set by read_catalogue)
+    bitrate: float = None  # kbit/s of the distorted, when the catalogue gives it (CSV or JSON)
+    ladder: str = ""    # which encode ladder of its reference it belongs to (e.g. the encoder)
     error: str = ""     # why it cannot be scored (a bad line, a duplicate output)
 
     @property
@@ -89,6 +94,22 @@ def _quote(value):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _report_fields(entry):
+    """The entry's bitrate and ladder (not --batch's keys)."""
+    if not isinstance(entry, dict):
+        return {}
+    fields = {_KEYS.get(str(k).strip().lower()): v for k, v in entry.items()}
+    out = {}
+    if fields.get("bitrate") not in (None, ""):
+        try:
+            out["bitrate"] = float(fields["bitrate"])
+        except ValueError:
+            out["error"] = f"bad line: bitrate {fields['bitrate']!r} is not a number (kbit/s)"
+    if fields.get("ladder") not in (None, ""):
+        out["ladder"] = str(fields["ladder"]).strip()
+    return out
+
+
 def _entry_line(entry):
     """One --batch list line from a dict (or a [reference, distorted] pair)."""
     if isinstance(entry, (list, tuple)):
@@ -102,7 +123,7 @@ def _entry_line(entry):
         name = _KEYS.get(str(key).strip().lower())
         if name is None:
             return "# bad entry", f"unknown key \"{key}\"; expected {', '.join(sorted(set(_KEYS.values())))}"
-        if value is None or str(value).strip() == "":
+        if value is None or str(value).strip() == "" or name in _REPORT_KEYS:
             continue
         fields[name] = str(value).strip() if name != "reference" and name != "distorted" else str(value)
     if "reference" not in fields or "distorted" not in fields:
@@ -122,25 +143,37 @@ def _pairs_from_entries(entries, first_line):
     pairs = []
     for i, error in enumerate(errors):
         p = parsed.get(i + 1) or {"reference": "", "distorted": "", "error": ""}
-        pairs.append(dict(p, line=first_line + i, error=f"bad line: {error}" if error else p["error"]))
+        extra = _report_fields(entries[i])
+        pairs.append(dict(p, line=first_line + i, bitrate=extra.get("bitrate"), ladder=extra.get("ladder", ""),
+                          error=f"bad line: {error}" if error else extra.get("error") or p["error"]))
     return pairs
 
 
 def _read_pairs(source):
     if isinstance(source, (list, tuple)):
         return _pairs_from_entries(source, 1)
+    if not isinstance(source, (str, os.PathLike)):
+        raise ArgumentTypeError(f"catalogue={source!r}: expected a path (a --batch list, .csv or .json) or a list")
     path = os.fspath(source)
-    with open(path, encoding="utf-8", newline="") as f:
-        text = f.read()
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            text = f.read()
+    except OSError as e:
+        raise _core.Error(f"{path}: cannot read the catalogue: {e.strerror or e}") from e
+    except UnicodeDecodeError as e:
+        raise _core.Error(f"{path}: cannot read the catalogue: not UTF-8 text ({e.reason} at byte {e.start})") from e
     ext = os.path.splitext(path)[1].lower()
     if ext == ".csv":
         return _pairs_from_entries(list(csv.DictReader(io.StringIO(text))), 2)
     if ext == ".json":
-        entries = json.loads(text)
+        try:
+            entries = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ArgumentError(f"{path}: not JSON ({e})") from e
         if isinstance(entries, dict) and "pairs" in entries:
             entries = entries["pairs"]
         if not isinstance(entries, list):
-            raise ValueError(f"{path}: expected a JSON list of pairs")
+            raise ArgumentError(f"{path}: expected a JSON list of pairs")
         return _pairs_from_entries(entries, 1)
     return _core.parse_batch_list(text)
 
@@ -151,11 +184,11 @@ def read_catalogue(source, options=None):
     options = options or ScoreOptions()
     raw = _read_pairs(source)
     if not raw:
-        raise ValueError(f"{source if not isinstance(source, (list, tuple)) else 'the catalogue'}: names no pair")
+        raise ArgumentError(f"{source if not isinstance(source, (list, tuple)) else 'the catalogue'}: names no pair")
     pairs, outputs = [], {}
     for index, p in enumerate(raw):
         pair = Pair(index=index, line=p["line"], reference=p["reference"], distorted=p["distorted"],
-                    error=p["error"])
+                    error=p["error"], bitrate=p.get("bitrate"), ladder=p.get("ladder") or "")
         if p.get("width") is not None:
             pair.width, pair.height = p["width"], p["height"]
             pair.pixel_format, pair.bitdepth = str(p["pixel_format"]), p["bitdepth"]
@@ -184,7 +217,7 @@ def _geometry(pair, options):
     if all(v is None for v in given.values()):
         return {}
     if any(v is None for v in given.values()):
-        raise ValueError("the catalogue's default geometry needs all of width, height, pixel_format and bitdepth")
+        raise ArgumentError("the catalogue's default geometry needs all of width, height, pixel_format and bitdepth")
     given["pixel_format"] = _frames.pixel_format_name(given["pixel_format"])
     return given
 
@@ -269,12 +302,21 @@ def run_pair(engine, pair, options, attempt, worker=""):
     return row
 
 
+def score_options(options):
+    """ScoreOptions from keywords, an unknown one named."""
+    fields = ScoreOptions.__dataclass_fields__
+    unknown = [k for k in options if k not in fields]
+    if unknown:
+        raise ArgumentTypeError(f"no catalogue option {unknown[0]!r}; the options are {', '.join(fields)}")
+    return ScoreOptions(**options)
+
+
 def score_catalogue(catalogue, engine=None, *, progress=None, **options):
     """Scores every pair of a catalogue in this process, one engine for all
     (what `twinvmaf --batch` does); options are ScoreOptions' fields. A pair
     that fails is reported in its row and the others go on. progress: as
     Engine.score's (twinvmaf._progress), counting pairs."""
-    opts = ScoreOptions(**options)
+    opts = score_options(options)
     pairs = read_catalogue(catalogue, opts)
     engine = engine or Engine()
     bar = Progress(progress, "pairs", "pair")

@@ -38,7 +38,8 @@ import uuid
 import distributed
 from distributed import as_completed
 
-from . import Engine, model
+from . import Engine, _model
+from ._twinvmaf import ArgumentError, ArgumentTypeError
 from . import catalogue as _catalogue
 from ._progress import Progress
 
@@ -47,9 +48,9 @@ _ENGINES = {}
 
 
 def _worker_engine(backend, gpu, threads):
-    if gpu is None:
+    if gpu is None and os.environ.get("TWINVMAF_GPU", "").strip():
         # One GPU per worker: CUDA_VISIBLE_DEVICES, or TWINVMAF_GPU, set where the worker starts.
-        gpu = int(os.environ.get("TWINVMAF_GPU", "0"))
+        gpu = int(os.environ["TWINVMAF_GPU"])
     key = (backend, gpu, threads)
     if key not in _ENGINES:
         _ENGINES[key] = Engine(backend, gpu, threads)
@@ -74,7 +75,7 @@ def local_gpu_cluster(gpus, *, dashboard_address=None, silence_logs=40):
     score_catalogue(..., backend="cuda")."""
     devices = list(range(gpus)) if isinstance(gpus, int) else [int(g) for g in gpus]
     if not devices:
-        raise ValueError("local_gpu_cluster() needs at least one GPU")
+        raise ArgumentError("local_gpu_cluster() needs at least one GPU")
     workers = {f"gpu{g}": {"cls": distributed.Nanny,
                            "options": {"nthreads": 1, "name": f"gpu{g}", "silence_logs": silence_logs,
                                        "env": {"CUDA_VISIBLE_DEVICES": str(g), "HIP_VISIBLE_DEVICES": str(g)}}}
@@ -91,7 +92,7 @@ def _client(client, scheduler):
     try:
         return distributed.get_client()
     except ValueError:
-        raise ValueError("score_catalogue() needs a Dask client (client=) or a scheduler address (scheduler=)")
+        raise ArgumentError("score_catalogue() needs a Dask client (client=) or a scheduler address (scheduler=)")
 
 
 def score_catalogue(catalogue, client=None, *, scheduler=None, backend="auto", gpu=None, threads=0, retries=1,
@@ -104,14 +105,15 @@ def score_catalogue(catalogue, client=None, *, scheduler=None, backend="auto", g
     each worker; threads=0: every core of the worker's host).
     on_result(row): each pair's final row as it arrives; on_failure(row): each
     failed attempt, before the retry. Returns a CatalogueResult."""
-    opts = _catalogue.ScoreOptions(**options)
+    opts = _catalogue.score_options(options)
     # Models travel to the workers as text (names, --model strings, paths);
     # each is loaded here first, so that a bad one fails before any task.
     models = opts.models if opts.models is None or isinstance(opts.models, (list, tuple)) else [opts.models]
     for spec in models or []:
         if not isinstance(spec, (str, os.PathLike)):
-            raise TypeError("on Dask, give models as names, --model strings or paths (they are loaded on each worker)")
-        model(spec)
+            raise ArgumentTypeError("on Dask, give models as names, --model strings or paths "
+                                    "(they are loaded on each worker)")
+        _model(spec)
     pairs = _catalogue.read_catalogue(catalogue, opts)
     client = _client(client, scheduler)
     engine_config = (backend, gpu, int(threads))

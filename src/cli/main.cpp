@@ -7,16 +7,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -178,17 +178,36 @@ int run(const Settings& settings)
 // (a GPU's engine and pinned pictures are made once for pairs of one shape),
 // each exactly as a single run would score and write it. A pair that fails
 // is reported and the rest go on; the exit status says whether any failed.
+// The list's text; why not, when it cannot be read (no such file, a
+// folder, no permission).
+std::string read_batch_list(const std::string& path)
+{
+    const std::string what = "--batch " + message_text(path) + ": cannot read the list: ";
+    std::error_code status;
+    if (std::filesystem::is_directory(path, status)) throw Error(what + "it is a folder, not a list file");
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!file) throw Error(what + std::strerror(errno));
+    std::string text;
+    char buffer[1 << 16];
+    while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get())) text.append(buffer, n);
+    if (std::ferror(file.get())) throw Error(what + std::strerror(errno));
+    return text;
+}
+
 int run_batch(const Settings& settings)
 {
-    std::ifstream file(settings.batch_list, std::ios::binary);
-    std::stringstream text;
-    text << file.rdbuf();
-    if (!file || !text) throw Error("--batch " + message_text(settings.batch_list) + ": cannot read the list");
-    const std::vector<BatchPair> pairs = parse_batch_list(text.str());
+    const std::vector<BatchPair> pairs = parse_batch_list(read_batch_list(settings.batch_list));
     if (pairs.empty()) throw Error("--batch " + message_text(settings.batch_list) + ": the list names no pair");
     const std::string& output_option = settings.output_path;
-    if (!output_option.empty() && output_option != "-" && !std::filesystem::is_directory(output_option))
-        throw Error("--batch: -o " + message_text(output_option) + " is not a folder (it names where each pair's output goes)");
+    if (!output_option.empty() && output_option != "-") {
+        std::error_code status;
+        if (!std::filesystem::exists(output_option, status))
+            throw Error("--batch: -o " + message_text(output_option) +
+                        ": no such folder (create it first; -o names the folder each pair's output goes to)");
+        if (!std::filesystem::is_directory(output_option, status))
+            throw Error("--batch: -o " + message_text(output_option) +
+                        " is not a folder (it names where each pair's output goes)");
+    }
 
     const Engine engine(engine_config(settings));
     const SessionConfig config = session_config(settings, load_models(settings));

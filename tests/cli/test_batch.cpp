@@ -2,6 +2,7 @@
 // a single run of that pair (apart from fps), a failing pair reported and
 // skipped, the exit status nonzero when any failed.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <regex>
 
@@ -166,9 +167,25 @@ TEST_F(Batch, ProblemsOfTheWholeBatchStopItAtOnce)
     auto r = run_cli("--batch " + shell_quote(list.string()) + " -r x.yuv " + options);
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.stderr_text.find("--batch takes its pairs from the list; give no -r/-d with it"), std::string::npos);
+    // An unreadable list says why.
     r = run_cli("--batch " + shell_quote((dir / "no_list.txt").string()) + " " + options);
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.stderr_text.find("cannot read the list"), std::string::npos) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("twinvmaf: error: --batch " + (dir / "no_list.txt").string() +
+                                 ": cannot read the list: No such file or directory\n"),
+              std::string::npos)
+        << r.stderr_text;
+    r = run_cli("--batch " + shell_quote(dir.path().string()) + " " + options);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.stderr_text.find(": cannot read the list: it is a folder, not a list file\n"), std::string::npos)
+        << r.stderr_text;
+    if (geteuid() != 0) {  // root reads a file of mode 000
+        write_file(dir / "locked.txt", entries[0].line + "\n");
+        fs::permissions(dir / "locked.txt", fs::perms::none);
+        r = run_cli("--batch " + shell_quote((dir / "locked.txt").string()) + " " + options);
+        EXPECT_EQ(r.exit_code, 2);
+        EXPECT_NE(r.stderr_text.find(": cannot read the list: Permission denied\n"), std::string::npos)
+            << r.stderr_text;
+    }
     write_file(dir / "empty.txt", "# nothing\n\n");
     r = run_cli("--batch " + shell_quote((dir / "empty.txt").string()) + " " + options);
     EXPECT_EQ(r.exit_code, 2);
@@ -177,6 +194,16 @@ TEST_F(Batch, ProblemsOfTheWholeBatchStopItAtOnce)
                 options);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.stderr_text.find("is not a folder"), std::string::npos) << r.stderr_text;
+    // -o DIR that does not exist says so (and is not taken for a file name).
+    r = run_cli("--batch " + shell_quote(list.string()) + " -o " + shell_quote((dir / "no_dir").string()) + " " +
+                options);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.stderr_text.find("twinvmaf: error: --batch: -o " + (dir / "no_dir").string() +
+                                 ": no such folder (create it first; -o names the folder each pair's output "
+                                 "goes to)\n"),
+              std::string::npos)
+        << r.stderr_text;
+    EXPECT_FALSE(fs::exists(dir / "no_dir"));
     // A feature that does not exist fails every pair alike: said once.
     r = run_cli("--batch " + shell_quote(list.string()) + " --feature no_such_feature -q");
     EXPECT_EQ(r.exit_code, 2);

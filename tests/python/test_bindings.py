@@ -2,9 +2,12 @@
 scored as files are, errors, the GIL, pandas."""
 
 import io
+import json
+import re
 import subprocess
 import sys
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -147,6 +150,149 @@ def test_errors_raise_with_the_engines_message(engine, sample):
     assert engine.score(ref, dis, models=[], features=["psnr"]).num_frames == 12
 
 
+def _error_of(call):
+    """The exception `call()` raises (it must raise)."""
+    try:
+        call()
+    except BaseException as e:  # noqa: B902 - any class, checked by the caller
+        return e
+    raise AssertionError("no exception raised")
+
+
+def test_bad_arguments_are_errors_at_once_naming_the_keyword(engine, sample, tmp_path):
+    """Each wrong argument fails where it is given, as a twinvmaf.Error
+    (ArgumentError, also a ValueError; ArgumentTypeError, also a TypeError)
+    whose message names the Python keyword and no CLI flag."""
+    ref, dis = sample / "ref.y4m", sample / "dis.y4m"
+    folder, meta = fixture("vtest_576x324_420p8")
+    raw = folder / "ref.yuv", folder / "dis.yuv"
+    frames = [(np.zeros((96, 160), np.uint8), np.zeros((48, 80), np.uint8), np.zeros((48, 80), np.uint8))]
+    scores = engine.score(ref, dis, models=[], features=["psnr"])
+    cuda_message = (r"backend='cuda': this twinvmaf was built without it" if not twinvmaf.compiled("cuda") else
+                    r"backend='cuda', gpu=0: this machine has no CUDA device")
+    cases = [
+        (lambda: twinvmaf.Engine(backend="cpu", gpu=5), twinvmaf.ArgumentError,
+         r"^gpu=5 picks a GPU device; it cannot apply with backend='cpu'$"),
+        (lambda: twinvmaf.Engine(backend="gpu"), twinvmaf.ArgumentError,
+         r"^backend='gpu': expected 'auto', 'cpu', 'cuda', 'hip'$"),
+        (lambda: twinvmaf.Engine(threads=-1), twinvmaf.ArgumentError, r"^threads=-1: expected 0 to 65536 \(0: every core\)$"),
+        (lambda: twinvmaf.Engine(threads=2.0), twinvmaf.ArgumentTypeError, r"^threads=2.0: expected an integer, not float$"),
+        (lambda: engine.open(subsample=0), twinvmaf.ArgumentError, r"^subsample=0: expected 1 or more \(1: every frame\)$"),
+        (lambda: engine.open(no_prediction="yes"), twinvmaf.ArgumentTypeError, r"^no_prediction='yes': expected True or False"),
+        (lambda: engine.score(*raw, width="576", height=324, pixel_format=420, bitdepth=8), twinvmaf.ArgumentTypeError,
+         r"^width='576': expected an integer, not str$"),
+        (lambda: engine.score(*raw, width=576.0, height=324, pixel_format=420, bitdepth=8), twinvmaf.ArgumentTypeError,
+         r"^width=576.0: expected an integer, not float$"),
+        (lambda: engine.score(*raw, width=-576, height=324, pixel_format=420, bitdepth=8), twinvmaf.ArgumentError,
+         r"^width=-576: expected 1 or more$"),
+        (lambda: engine.score(*raw, width=576, height=324, pixel_format="411", bitdepth=8), twinvmaf.ArgumentError,
+         r"^pixel_format='411': expected 420, 422 or 444$"),
+        (lambda: engine.score(*raw, width=576, height=324, pixel_format=420, bitdepth=9), twinvmaf.ArgumentError,
+         r"^bitdepth=9: expected 8, 10, 12 or 16$"),
+        (lambda: engine.score(*raw, width=576), twinvmaf.ArgumentError,
+         r"^raw .yuv input needs all of width, height, pixel_format and bitdepth \(height, pixel_format, bitdepth "
+         r"not given\)$"),
+        (lambda: engine.score(*raw), twinvmaf.Error,
+         r"ref.yuv: raw YUV input needs width, height, pixel_format and bitdepth$"),
+        (lambda: engine.score(ref, dis, frame_cnt=-1), twinvmaf.ArgumentError, r"^frame_cnt=-1: expected 0 or more$"),
+        (lambda: engine.score(ref, dis, progress="yes"), twinvmaf.ArgumentTypeError, r"^progress='yes': expected None"),
+        (lambda: engine.score(frames, frames, scale="bicubic"), twinvmaf.ArgumentTypeError,
+         r"^score\(\) of numpy frames has no keyword 'scale'; it takes width, height,"),
+        (lambda: engine.score(5, 6), twinvmaf.ArgumentTypeError,
+         r"^reference=5: expected a file path or an iterable of frames$"),
+        (lambda: engine.score(ref, frames), twinvmaf.ArgumentTypeError, r"two files or two iterables of frames"),
+        (lambda: engine.score(ref, dis, models=5), twinvmaf.ArgumentTypeError, r"^models=5: expected None, a model"),
+        (lambda: engine.score(ref, dis, features=[5]), twinvmaf.ArgumentTypeError, r"^features: a feature is"),
+        (lambda: engine.score(ref, dis, features=[("psnr", 5)]), twinvmaf.ArgumentTypeError,
+         r"^feature 'psnr': options are a dict or a list of \(name, value\) pairs, not 5$"),
+        (lambda: twinvmaf.Model.builtin(5), twinvmaf.ArgumentTypeError, r"^version=5: expected a string, not int$"),
+        (lambda: twinvmaf.Model.builtin("vmaf_v0.6.1", disable_clip=1), twinvmaf.ArgumentTypeError,
+         r"^disable_clip=1: expected True or False, not int$"),
+        (lambda: twinvmaf.Model.parse(None), twinvmaf.ArgumentTypeError, r"^model=None: expected a string"),
+        (lambda: twinvmaf.compiled("gpu"), twinvmaf.ArgumentError, r"^backend='gpu': expected 'auto'"),
+        (lambda: scores["vmaf"], twinvmaf.MetricError, r"^no metric 'vmaf' in these scores \(metrics: psnr_y, psnr_cb, psnr_cr\)$"),
+        (lambda: scores.write(tmp_path / "x.json", format="pdf"), twinvmaf.ArgumentError,
+         r"^format='pdf': expected 'xml', 'json', 'csv', 'sub'$"),
+        (lambda: scores.render(precision=18), twinvmaf.ArgumentError, r"^precision=18: expected 1 to 17 \(or 'legacy', 'max'\)$"),
+        (lambda: scores.render(precision="most"), twinvmaf.ArgumentError, r"^precision='most': expected 'legacy', 'max'$"),
+        (lambda: scores.write(3), twinvmaf.ArgumentTypeError, r"^path=3: expected a file path, not int$"),
+        (lambda: engine.score(ref, dis, models=["version=vmaf_v0.6.1", "version=vmaf_v0.6.1"]), twinvmaf.Error,
+         r"name models apart with models=\[\"...:name=...\"\]"),
+        (lambda: engine.score(ref, dis, features=["psnr=x"]), twinvmaf.Error, r"^feature psnr=x: bad option string"),
+    ]
+    if not twinvmaf.devices("cuda"):
+        cases.append((lambda: twinvmaf.Engine(backend="cuda"), twinvmaf.ArgumentError, cuda_message))
+        cases.append((lambda: twinvmaf.Engine(gpu=0), twinvmaf.ArgumentError,
+                      r"^gpu=0: there is no such GPU \(CUDA devices: 0, HIP devices: \d+\)$"))
+    from twinvmaf import catalogue
+    cases.append((lambda: catalogue.score_catalogue([[str(ref), str(dis)]], engine, output_dri="x"),
+                  twinvmaf.ArgumentTypeError, r"^no catalogue option 'output_dri'; the options are models, "))
+    cases.append((lambda: catalogue.score_catalogue(tmp_path / "none.txt", engine), twinvmaf.Error,
+                  r"none.txt: cannot read the catalogue: No such file or directory$"))
+    for call, kind, message in cases:
+        error = _error_of(call)
+        assert type(error) is kind, (message, type(error), error)
+        assert isinstance(error, twinvmaf.Error)
+        assert re.search(message, str(error)), (message, str(error))
+        assert "--" not in str(error), str(error)
+    # What Python code expects of such errors holds too.
+    assert isinstance(_error_of(lambda: twinvmaf.Engine(threads=-1)), ValueError)
+    assert isinstance(_error_of(lambda: twinvmaf.Engine(threads="2")), TypeError)
+    assert isinstance(_error_of(lambda: scores["vmaf"]), KeyError)
+    # numpy integers are integers.
+    assert twinvmaf.Engine(backend="cpu", threads=np.int64(1)).threads == 1
+
+
+def test_unequal_numpy_sequences_warn_as_files_do(engine, tmp_path):
+    folder, meta = fixture("vtest_576x324_420p8")
+    ref, dis = raw_frames(folder, meta)
+    short = tmp_path / "dis.yuv"
+    dis[:3].tofile(short)
+    with pytest.warns(RuntimeWarning, match=r"^twinvmaf: \"[^\"]*dis.yuv\" ended before \"[^\"]*ref.yuv\"; "
+                                            r"scored the first 3 frames$"):
+        files = engine.score(folder / "ref.yuv", short, **geometry(meta), models=[], features=["psnr"])
+    with pytest.warns(RuntimeWarning, match=r"^twinvmaf: the distorted frames ended before the reference frames; "
+                                            r"scored the first 3 frames$"):
+        arrays = engine.score(list(ref), iter(dis[:3]), **geometry(meta), models=[], features=["psnr"])
+    assert arrays.frames == files.frames and arrays.num_frames == 3
+    with pytest.warns(RuntimeWarning, match=r"the reference frames ended before the distorted frames; "
+                                            r"scored the first 2 frames$"):
+        engine.score(iter(ref[:2]), list(dis), **geometry(meta), models=[], features=["psnr"])
+    # Cut to the same length by frame_cnt: nothing to say.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert engine.score(list(ref), list(dis[:3]), **geometry(meta), models=[], features=["psnr"],
+                            frame_cnt=3).num_frames == 3
+
+
+def test_default_precision_repr_and_module_facts(engine, tmp_path):
+    folder, meta = fixture("cup_640x480_444p8")
+    scores = engine.score(folder / "ref.yuv", folder / "dis.yuv", **geometry(meta), subsample=2)
+    # write() and render() default to the CLI's precision (%.6f).
+    scores.write(tmp_path / "out.json")
+    assert scores.render() == scores.render("json", "legacy") == (tmp_path / "out.json").read_text()
+    assert f'"mean": {scores.pooled["vmaf"]["mean"]:.6f},' in scores.render()
+    # The repr counts the frames held (every 2nd), and of how many.
+    held = len(scores.frames)
+    assert held == (scores.num_frames + 1) // 2
+    assert repr(scores).startswith(f"<twinvmaf.Scores {held} frames of {scores.num_frames} (subsample=2) "
+                                   "640x480 444 8-bit on cpu vmaf=")
+    # devices() and compiled() say what they do and default to CUDA.
+    for function in (twinvmaf.devices, twinvmaf.compiled):
+        assert "default 'cuda'" in function.__doc__
+    assert twinvmaf.compiled() == twinvmaf.compiled("cuda") and twinvmaf.compiled("cpu") is True
+    assert twinvmaf.devices() == twinvmaf.devices("cuda") and twinvmaf.devices("cpu") == 0
+    # The namespace holds the API and nothing else (no os, islice, helpers).
+    listed = subprocess.run([sys.executable, "-c", "import json, twinvmaf; print(json.dumps([sorted(n for n in "
+                             "vars(twinvmaf) if not n.startswith('_')), sorted(twinvmaf.__all__)]))"],
+                            capture_output=True, text=True, check=True).stdout
+    public, exported = json.loads(listed)
+    exported.remove("__version__")
+    assert public == exported == ["ArgumentError", "ArgumentTypeError", "Engine", "Error", "MetricError", "Model",
+                                  "Scores", "Session", "builtin_models", "compiled", "devices",
+                                  "netflix_reference_version", "score"]
+
+
 def test_gil_is_released_while_frames_are_scored(sample):
     # Progress is reported with the GIL taken back; between the first and the
     # last report the main thread must have run Python code all along.
@@ -263,7 +409,7 @@ def test_compressed_files_score_as_the_cli_and_as_decoding_first(engine, tmp_pat
     cli = run_cli(["-r", str(tmp_path / "ref.mkv"), "-d", str(tmp_path / "dis.mp4"), "--feature", "psnr",
                    "--scale", "bicubic", "--json", "--precision", "max", "-o", "-", "-q"]).stdout
     assert strip_fps(scores.render("json", "max")) == strip_fps(cli) == strip_fps(decoded_first)
-    with pytest.raises(twinvmaf.Error, match="give --scale bicubic"):
+    with pytest.raises(twinvmaf.Error, match=r"give scale=\"bicubic\""):
         engine.score(tmp_path / "ref.mkv", tmp_path / "dis.mp4", progress=False)
 
     # A catalogue: scale for every pair, a stream per pair, as --batch.

@@ -65,7 +65,11 @@ def test_worst_frames_mean_and_every_feature_as_the_json_says(ladder, tmp_path):
     worst = sorted(n for _, n in sorted(vmaf)[:4])
     assert [int(x) for x in re.findall(r'<g class="mark" data-frame="(\d+)"', run)] == worst
     # The worst frames are the bands of every feature chart, and the rows of the table.
-    features = [name for name in output["frames"][0]["metrics"] if name != "vmaf"]
+    # By default the model's inputs and the features asked for, not the model-internal scales.
+    features = [name for name in output["frames"][0]["metrics"] if name != "vmaf" and not re.search(
+        r"^VMAF_|integer_(aim|adm3|adm_scale\d|motion3)$", name)]
+    assert features == ["psnr_y", "psnr_cb", "psnr_cr", "integer_adm2", "integer_vif_scale0", "integer_vif_scale1",
+                        "integer_vif_scale2", "integer_vif_scale3", "integer_motion2"]
     guides = re.findall(r'<line class="guide" data-frame="(\d+)"', run)
     assert len(guides) == 4 * len(features) and sorted(set(int(g) for g in guides)) == worst
     for name in features:
@@ -106,7 +110,14 @@ def test_a_catalogue_groups_runs_by_reference(tmp_path):
     text = html.read_text()
     ladders = [s for s in sections(text) if "Encode ladder" in s]
     assert len(ladders) == 1 and f"Encode ladder: {os.path.abspath(a / 'ref.yuv')}</h2>" in ladders[0]
-    assert re.findall(r'<path class="series" data-label="([^"]+)"', ladders[0])[:2] == ["dis.yuv", "ref.yuv"]
+    assert re.findall(r'<path class="series" data-label="([^"]+)"', ladders[0])[:2] == [
+        "noise_33x33_420p8/dis.yuv", "ref.yuv"]
+    # The pair left out is on the page too, with why; two dis.yuv of two folders get distinct labels.
+    left = next(s for s in sections(text) if "Pairs not in this report (1)" in s)
+    assert f"<td>4</td><td class=text>{b / 'dis.yuv'}</td><td class=text>no output {tmp_path / 'never.json'}</td>" in left
+    labels = re.findall(r'<td class=text><a href="#run-\d+">([^<]+)</a>', text)
+    assert labels == ["noise_33x33_420p8/dis.yuv", "ref.yuv", "noise_257x145_420p8/dis.yuv"], labels
+    assert "33x33 4:2:0 8-bit" in text and "257x145 4:2:0 8-bit" in text
 
 
 def test_the_page_loads_nothing(ladder, tmp_path):
@@ -124,7 +135,68 @@ def test_errors_name_the_file(tmp_path):
     assert result.returncode == 1
     assert f"twinvmaf-report: error: {bad}: not a JSON output" in result.stderr
     result = subprocess.run([REPORT, str(tmp_path / "missing.json")], capture_output=True, text=True)
-    assert result.returncode == 1 and "missing.json" in result.stderr
+    assert result.returncode == 1
+    assert result.stderr == f"twinvmaf-report: error: {tmp_path / 'missing.json'}: cannot read it: No such file or directory\n"
+
+
+def test_statistics_by_hand():
+    values = [float(v) for v in range(1, 201)]  # 1..200
+    figures = report.run_statistics(values, threshold=50.5)
+    assert figures["mean"] == 100.5
+    assert math.isclose(figures["std"], math.sqrt((200 ** 2 - 1) / 12))  # a uniform 1..n: (n^2 - 1) / 12
+    assert figures["p50"] == 100.5 and math.isclose(figures["p5"], 1 + 0.05 * 199)  # type 7: 1 + q (n - 1)
+    assert figures["low_1pct"] == 1.5  # the lowest 1 % (2 frames): 1 and 2
+    assert figures["below"] == 50
+
+
+def test_bd_rate_against_a_hand_computation():
+    # log10(rate) = Q / 10 for the anchor (Q from 30 to 45); the test needs
+    # log10(rate) = Q / 10 + 0.01 (Q - 30) (Q from 33 to 42). Both are exact
+    # cubics, so the fits are exact; the shared range is 33..42 and the mean
+    # difference 0.01 (37.5 - 30) = 0.075: BD-rate = 10^0.075 - 1 = +18.850 %.
+    anchor = [(10 ** (q / 10), q) for q in (30, 35, 40, 45)]
+    test = [(10 ** (q / 10 + 0.01 * (q - 30)), q) for q in (33, 36, 39, 42)]
+    assert math.isclose(report.bd_rate(anchor, test), (10 ** 0.075 - 1) * 100, rel_tol=1e-9)
+    assert math.isclose(report.bd_rate(anchor, [(r * 0.8, q) for r, q in anchor]), -20.0, rel_tol=1e-9)
+    with pytest.raises(ValueError, match="a cubic fit needs 4"):
+        report.bd_rate(anchor, test[:3])
+
+
+def test_rate_quality_curves_stats_fixed_axis_and_chosen_features(ladder, tmp_path):
+    catalogue = tmp_path / "ladders.json"
+    folder, meta = fixture(FIXTURE)
+    entries = []
+    for i, (name, rate) in enumerate([("a", 500), ("a", 1000), ("a", 2000), ("a", 4000),
+                                      ("b", 400), ("b", 800), ("b", 1600), ("b", 3200)]):
+        out = tmp_path / f"{name}{rate}.json"
+        data = json.loads(ladder[i % len(ladder)].read_text())
+        for f in data["frames"]:
+            f["metrics"]["vmaf"] = 40 + 10 * math.log2(rate / (500 if name == "a" else 400))
+        data["pooled_metrics"]["vmaf"]["mean"] = 40 + 10 * math.log2(rate / (500 if name == "a" else 400))
+        out.write_text(json.dumps(data))
+        entries.append({"reference": str(folder / "ref.yuv"), "distorted": str(tmp_path / f"{name}{rate}.yuv"),
+                        "w": 576, "h": 324, "p": 420, "b": 8, "output": str(out), "bitrate": rate, "ladder": name})
+    catalogue.write_text(json.dumps(entries))
+    html = tmp_path / "rq.html"
+    result = subprocess.run([REPORT, "--catalogue", str(catalogue), "-o", str(html), "--vmaf-axis", "fixed",
+                             "--features", "psnr_y", "--model", "vmaf_v0.6.1", "--threshold", "45"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    text = html.read_text()
+    rq = next(s for s in sections(text) if "Rate and quality" in s)
+    assert rq.count('<circle class="dot"') == 8
+    # b reaches each quality at 0.8 of a's rate: -20 %.
+    assert re.search(r'<td class="bd-rate">([^<]+)</td>', rq).group(1) == "-20.00 %"
+    assert "model vmaf_v0.6.1" in text and "576x324 4:2:0 8-bit" in text
+    run = next(s for s in sections(text) if 'id="run-1"' in s)
+    assert 'aria-label="psnr_y  (mean ' in run and 'aria-label="integer_adm2' not in run
+    assert 'data-stat="frames below 45.00"><div class="value">24 of 24</div>' in run  # VMAF 40 everywhere
+    assert 'data-stat="std deviation"><div class="value">0</div>' in run
+    assert "share of frames at or below" in run
+    # Fixed axis: the VMAF chart's ticks run from 0 to 100.
+    vmaf_chart = re.search(r'<svg class="chart"[^>]*aria-label="VMAF per frame".*?</svg>', run, re.S).group(0)
+    ticks = re.findall(r'text-anchor="end" fill="#4a5568">([^<]+)</text>', vmaf_chart)
+    assert ticks[0] == "0" and ticks[-1] == "100", ticks
 
 
 def test_python_api_and_long_runs_keep_their_dips():
