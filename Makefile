@@ -54,7 +54,7 @@ $(error PYTHON=$(PYTHON) does not run as a Python interpreter)
 endif
 endif
 
-.PHONY: build deps demo test debug-test fuzz bench clean install ffmpeg-check
+.PHONY: build deps demo test debug-test fuzz bench clean install ffmpeg-check aarch64-test aarch64-test-ci
 
 build: deps
 ifneq ($(PYTHON_EXE),)
@@ -109,6 +109,20 @@ install: build
 # Slow (it builds FFmpeg once, under build/ffmpeg), so not part of `test`.
 ffmpeg-check: build
 	bash tools/ffmpeg_check.sh
+
+# 64-bit Arm: cross-built (build/aarch64) and run under qemu-user-static for
+# NEON and for SVE at 128, 256 and 512 bits (scripts/aarch64-test.sh; README,
+# "aarch64"). aarch64-test runs every unit and golden test under NEON and
+# 512-bit SVE; aarch64-test-ci the subset CI runs.
+aarch64-test:
+	$(STAGE) deps-aarch64 bash scripts/install-deps.sh --aarch64
+	bash scripts/aarch64-test.sh
+
+aarch64-test-ci:
+	$(STAGE) deps-aarch64 bash scripts/install-deps.sh --aarch64
+	$(STAGE) configure-aarch64 bash -c 'test -f build/aarch64/build.ninja || cmake --preset aarch64'
+	$(STAGE) build-aarch64 cmake --build --preset aarch64 --target unit_tests cli_tests twinvmaf
+	$(STAGE) test-aarch64 bash scripts/aarch64-test.sh --ci
 
 clean:
 	rm -rf build

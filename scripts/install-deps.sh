@@ -4,8 +4,11 @@
 # Idempotent: it asks dpkg which packages are missing and installs only those,
 # so a second run (every `make build` calls it) is fast and needs no network.
 #
-# Usage: scripts/install-deps.sh [--hip] [--browser] [--fuzz]
+# Usage: scripts/install-deps.sh [--hip] [--browser] [--fuzz] [--aarch64]
 #   --hip       also install hipcc (for the HIP backend).
+#   --aarch64   also install the aarch64 cross compiler, qemu-user-static and
+#               the arm64 libraries (scripts/aarch64-test.sh); adds the
+#               arm64 architecture to dpkg.
 #   --browser   also install Chromium (the report's rendering test).
 #   --fuzz      also install clang 15 and its libFuzzer (the fuzz preset);
 #               hipcc brings them anyway.
@@ -38,16 +41,32 @@ for arg in "$@"; do
     # About 400 MiB installed (chromium 283 MiB, chromium-common 65 MiB, GTK 3).
     --browser) packages+=(chromium fonts-dejavu-core) ;;
     --fuzz) packages+=(clang-15 libclang-common-15-dev llvm-15) ;;
+    # About 190 MiB: gcc 12 for arm64 with its libc, qemu-aarch64-static,
+    # and Highway and GoogleTest for arm64 (multiarch, beside the host's).
+    --aarch64)
+      packages+=(g++-aarch64-linux-gnu qemu-user-static libhwy-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64)
+      aarch64=1
+      ;;
     -h|--help)
-      sed -n '2,16s/^# \{0,1\}//p' "$0"
+      sed -n '2,19s/^# \{0,1\}//p' "$0"
       exit 0
       ;;
     *)
-      echo "install-deps.sh: unknown argument '$arg' (expected --hip, --browser or --fuzz)" >&2
+      echo "install-deps.sh: unknown argument '$arg' (expected --hip, --browser, --fuzz or --aarch64)" >&2
       exit 2
       ;;
   esac
 done
+
+# The arm64 packages need dpkg to know the architecture (once; apt-get
+# update below then fetches its package lists).
+if [[ -n ${aarch64:-} ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  if ((EUID != 0)); then
+    echo "install-deps.sh: run as root to add dpkg's arm64 architecture (dpkg --add-architecture arm64)" >&2
+    exit 1
+  fi
+  dpkg --add-architecture arm64
+fi
 
 # dpkg-query prints nothing useful (and fails) for packages it has never seen,
 # so a failure counts as "missing" too.

@@ -45,11 +45,13 @@ bool vertical_blur_simd(const Sample* const earlier[5], const Sample* const curr
     const V32 round = hn::Set(d32, std::int32_t{1} << (bitdepth - 1));
     unsigned x = 0;
     for (; x + lanes <= width; x += static_cast<unsigned>(lanes)) {
-        V32 d[5];
-        for (int k = 0; k < 5; ++k) d[k] = hn::Sub(load_samples(earlier[k] + x), load_samples(current[k] + x));
-        const V32 sum = hn::Add(hn::Add(hn::Mul(hn::Set(d32, kTapOuter), hn::Add(d[0], d[4])),
-                                        hn::Mul(hn::Set(d32, kTapInner), hn::Add(d[1], d[3]))),
-                                hn::Mul(hn::Set(d32, kTapCenter), d[2]));
+        // Five named vectors, not an array: SVE's sizeless vectors cannot be
+        // array elements.
+        const auto diff = [&](int k) { return hn::Sub(load_samples(earlier[k] + x), load_samples(current[k] + x)); };
+        const V32 d0 = diff(0), d1 = diff(1), d2 = diff(2), d3 = diff(3), d4 = diff(4);
+        const V32 sum = hn::Add(hn::Add(hn::Mul(hn::Set(d32, kTapOuter), hn::Add(d0, d4)),
+                                        hn::Mul(hn::Set(d32, kTapInner), hn::Add(d1, d3))),
+                                hn::Mul(hn::Set(d32, kTapCenter), d2));
         const V32 value = hn::ShiftRightSame(hn::Add(sum, round), static_cast<int>(bitdepth));
         hn::StoreU(value, d32, out + x);
         any = hn::Or(any, value);
