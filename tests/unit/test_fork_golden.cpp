@@ -203,15 +203,6 @@ INSTANTIATE_TEST_SUITE_P(AllFixtures, ForkGolden, testing::ValuesIn(cases()), []
 
 namespace {
 
-std::uint64_t splitmix64(std::uint64_t& state)
-{
-    state += 0x9E3779B97F4A7C15u;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
 // The sweep's clips: fork_goldens.py's sweep_luma(), chroma mid-grey.
 std::vector<std::pair<Picture, Picture>> sweep_clip(unsigned w, unsigned h, unsigned bitdepth, unsigned frames)
 {
@@ -226,7 +217,7 @@ std::vector<std::pair<Picture, Picture>> sweep_clip(unsigned w, unsigned h, unsi
         std::uint64_t state = state0 ^ f;
         std::vector<std::int64_t> values(static_cast<std::size_t>(w) * h);
         for (std::size_t i = 0; i < values.size(); ++i) {
-            const std::uint64_t r = splitmix64(state);
+            const std::uint64_t r = twinvmaf::test::splitmix64(state);
             const std::int64_t motion = static_cast<std::int64_t>((r >> 16) % (2 * amp + 1)) - amp;
             const std::int64_t noise = static_cast<std::int64_t>((r >> 40) % (2 * amp + 1)) - amp;
             const std::int64_t value = base.empty() ? static_cast<std::int64_t>(r % (maxval + 1))
