@@ -6,21 +6,12 @@
 #include <string>
 
 #include "io/decode_options.h"
+#include "test_support.h"
 #include "twinvmaf/error.h"
 
 namespace {
 
 using namespace twinvmaf;
-
-std::string error_of(const std::function<void()>& call)
-{
-    try {
-        call();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
 
 TEST(DecodeOptions, ScaleFlagsAreLibswscalesBits)
 {
@@ -40,14 +31,14 @@ TEST(DecodeOptions, ScaleFlagsAreLibswscalesBits)
 
 TEST(DecodeOptions, ScaleNeedsExactlyOneKnownFilter)
 {
-    EXPECT_NE(error_of([] { parse_scale_flags("cubic", "--scale"); }).find("--scale cubic: unknown libswscale flag \"cubic\""),
+    EXPECT_NE(test::error_of([] { parse_scale_flags("cubic", "--scale"); }).find("--scale cubic: unknown libswscale flag \"cubic\""),
               std::string::npos);
-    EXPECT_NE(error_of([] { parse_scale_flags("", "--scale"); }).find("unknown libswscale flag"), std::string::npos);
-    EXPECT_NE(error_of([] { parse_scale_flags("bicubic+", "--scale"); }).find("unknown libswscale flag \"\""),
+    EXPECT_NE(test::error_of([] { parse_scale_flags("", "--scale"); }).find("unknown libswscale flag"), std::string::npos);
+    EXPECT_NE(test::error_of([] { parse_scale_flags("bicubic+", "--scale"); }).find("unknown libswscale flag \"\""),
               std::string::npos);
-    EXPECT_NE(error_of([] { parse_scale_flags("bicubic+lanczos", "--scale"); }).find("exactly one filter"),
+    EXPECT_NE(test::error_of([] { parse_scale_flags("bicubic+lanczos", "--scale"); }).find("exactly one filter"),
               std::string::npos);
-    EXPECT_NE(error_of([] { parse_scale_flags("accurate_rnd", "--scale"); }).find("exactly one filter"),
+    EXPECT_NE(test::error_of([] { parse_scale_flags("accurate_rnd", "--scale"); }).find("exactly one filter"),
               std::string::npos);
 }
 
@@ -68,7 +59,7 @@ TEST(DecodeOptions, PixelFormatNames)
             EXPECT_EQ(round.bitdepth, bits);
         }
     for (const char* bad : {"nv12", "yuv420p10be", "yuv420p9le", "rgb24", "yuv420", "YUV420P", "gray"})
-        EXPECT_NE(error_of([&] { parse_pixel_format_name(bad, "--pix_fmt"); })
+        EXPECT_NE(test::error_of([&] { parse_pixel_format_name(bad, "--pix_fmt"); })
                       .find(std::string("--pix_fmt ") + bad + ": not a pixel format twinvmaf scores; accepted: yuv420p,"),
                   std::string::npos)
             << bad;
