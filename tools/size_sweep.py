@@ -373,12 +373,6 @@ def fnv1a64(data):
     return h
 
 
-# Where Netflix scores, valgrind-clean, and twinvmaf does not yet (the test
-# lists the same cases as open defects): their lines keep Netflix's values.
-def open_defect(feature, w, h):
-    return feature == "vif" and w < 8 <= h
-
-
 def golden(args):
     """The golden file (format: tests/data/size_sweep/README.md)."""
     full = selected(args.full)
@@ -399,7 +393,7 @@ def golden(args):
         if vg is not None and vg != "clean":
             lines.append(f"{w}x{h} refused oob")
             continue
-        if vg is None and os.path.exists(f"{clip}.{tag}.tv.err") and not open_defect(feature, w, h):
+        if vg is None and os.path.exists(f"{clip}.{tag}.tv.err"):
             # Netflix scores; not run under valgrind; twinvmaf's size rule,
             # checked with valgrind on its edges and a sample, refuses it.
             lines.append(f"{w}x{h} refused rule")

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "api/session_state.h"
+#include "core/startup_timeline.h"
 #include "io/video_reader.h"
 #include "model/predict.h"
 
@@ -115,6 +116,7 @@ Scores Session::score(const Inputs& inputs, const ScoreCallbacks& callbacks)
     auto reference = open_video(inputs.reference, inputs.raw_format, ref_decode);
     if (!inputs.scale.empty()) dis_decode.scale_to = std::pair(reference->format().width, reference->format().height);
     auto distorted = open_video(inputs.distorted, inputs.raw_format, dis_decode);
+    startup::mark("inputs opened");
     check_same_format(*reference, *distorted, inputs);
     if (callbacks.opened) callbacks.opened(expected_frames(inputs, *reference, *distorted));
 

@@ -26,6 +26,7 @@
 #include "cli/progress.h"
 #include "core/message_text.h"
 #include "core/simd.h"
+#include "core/startup_timeline.h"
 #include "io/video_reader.h"
 #include "output/output_file.h"
 #include "twinvmaf/engine.h"
@@ -161,6 +162,8 @@ void score_pair(const Engine& engine, const SessionConfig& session_config, const
                          "frame loop %.1f (%.3f/frame), pipeline %.1f, whole run %.1f; device span %.1f (%.3f/frame)\n",
                          label.c_str(), gpu.startup_ms, gpu.setup_ms, gpu.pinned_pictures, gpu.pinned_ms, 1000 * seconds,
                          1000 * seconds / n, pipeline_ms, total_ms, gpu.device_span_ms, gpu.device_span_ms / n);
+            if (const std::string steps = startup::summary(); !steps.empty())
+                std::fprintf(stderr, "twinvmaf: %sstart-up ms: %s\n", label.c_str(), steps.c_str());
         }
     }
 }
@@ -170,7 +173,9 @@ int run(const Settings& settings)
     // The output path is checked before anything else (again by score_pair).
     if (!settings.output_path.empty()) resolve_output_target(settings.output_path);
     const Engine engine(engine_config(settings));
-    score_pair(engine, session_config(settings, load_models(settings)), settings, "");
+    std::vector<Model> models = load_models(settings);
+    startup::mark("options and models");
+    score_pair(engine, session_config(settings, std::move(models)), settings, "");
     return 0;
 }
 
@@ -271,6 +276,7 @@ int main(int argc, char** argv)
 {
     using namespace twinvmaf;
     print_wall_clock("at main()");
+    startup::mark("main()");
     // SIGINT/SIGTERM/SIGHUP/SIGQUIT: remove a half-written temporary output
     // file and say why the run ended.
     install_interrupt_cleanup();

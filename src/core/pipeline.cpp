@@ -11,6 +11,7 @@
 #include "core/device_cache.h"
 #include "core/frame_source.h"
 #include "core/picture_pool.h"
+#include "core/startup_timeline.h"
 #include "core/thread_pool.h"
 #include "twinvmaf/error.h"
 
@@ -201,6 +202,7 @@ void Pipeline::prepare(std::optional<std::uint64_t> frames)
         r.startup.pinned_pictures =
             r.pool->top_up(static_cast<std::size_t>(needed), r.format, default_read_threads());
         r.startup.pinned_ms = ms_since(pinning);
+        startup::mark("pinned pictures");
         r.startup.startup_ms = ms_since(start);
     }
 
@@ -244,6 +246,7 @@ void Pipeline::collect_oldest()
     }
     r.in_flight.pop_front();
     if (job->error) std::rethrow_exception(job->error);
+    if (job->index == 0) startup::mark("first frame scored");
     for (std::size_t e : r.collect_order) {
         if (job->ran[e]) extractors_[e]->collect(job->index, job->scores[e], r.writers[e]);
     }
@@ -289,6 +292,7 @@ void Pipeline::push(std::shared_ptr<const Picture> ref, std::shared_ptr<const Pi
         throw Error("frame " + std::to_string(r.pushed) + ": the pictures are " + ref->format().describe() +
                     " and " + dis->format().describe() + ", but this run scores " + r.format.describe());
 
+    if (r.pushed == 0) startup::mark("first frame read");
     try {
         auto job = std::make_shared<Job>();
         job->index = r.pushed;
@@ -322,6 +326,9 @@ void Pipeline::push(std::shared_ptr<const Picture> ref, std::shared_ptr<const Pi
         if (r.engine) {
             r.engine->submit(static_cast<unsigned>(job->index % r.window), job->index, *job->ref[0],
                              *job->dis[0], job->ran);
+            // Collected when the window is full: "first frame scored" is
+            // then later than the device's end of frame 0, never earlier.
+            if (job->index == 0) startup::mark("first frame submitted");
             return;
         }
         if (r.score_inline) {

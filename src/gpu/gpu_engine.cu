@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/startup_timeline.h"
 #include "gpu/device_array.h"
 #include "gpu/device_twin.h"
 #include "gpu/gpu_engine.h"
@@ -107,13 +108,15 @@ public:
         if (device < 0 || device >= count)
             throw Error(std::string("--gpu ") + std::to_string(device) + ": " + std::to_string(count) + " " +
                         TWINVMAF_GPU_API_NAME + " device(s) present");
-        check(gpuSetDevice(device), "set device");
+        check(gpuSetDevice(device), "set device");  // creates the device's primary context
+        startup::mark("context");
         for (const OptionValues& options : features) {
             twins_.push_back(make_twin(options, format));
             stats_.twin_ms.emplace_back(options.feature(), 0.0);
             offsets_.push_back(result_bytes_);
             result_bytes_ += align_up(std::max<std::size_t>(twins_.back()->result_bytes(), 1));
         }
+        startup::mark("twins");
         // Slots must outnumber the frames a temporal twin looks back on, and
         // leave room for one frame uploading while the one before is scored:
         // the upload of frame N waits only for frame N - 2 (see submit()).
@@ -138,6 +141,7 @@ public:
             slots_.push_back(std::move(slot));
         }
         if (timing_) check(gpuEventCreate(&first_upload_, 0), "event creation");
+        startup::mark("streams and slots");
         stats_.setup_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setup_start).count();
     }
@@ -315,6 +319,7 @@ int gpu_device_count(Backend backend)
     gpu::limit_hardware_queues();
     int count = 0;
     if (gpuGetDeviceCount(&count) != gpuSuccess) return 0;
+    startup::mark("driver");
     return count;
 }
 

@@ -321,7 +321,10 @@ TEST(GpuTwins, EqualCpuOnTinyAndOddSizes)
     for (unsigned s = 1; s <= 33; ++s) sizes.emplace_back(s, s);
     // 16x40, 40x12, 15x9, 48x16: float_adm's band of 1 at scale 3, run in
     // Netflix's buffer layout (float_adm_arena.h).
-    sizes.insert(sizes.end(), {{257, 145}, {19, 23}, {1, 7}, {31, 2}, {16, 40}, {40, 12}, {15, 9}, {48, 16}});
+    // 1x8 .. 7x40: vif's scales 0, 1 or 2 one column wide, with the leftovers
+    // of the scale before beside them (vif_cpu.cpp, statistics()).
+    sizes.insert(sizes.end(), {{257, 145}, {19, 23}, {1, 7}, {31, 2}, {16, 40}, {40, 12}, {15, 9}, {48, 16}, {1, 8},
+                               {2, 9}, {3, 16}, {4, 8}, {5, 23}, {6, 17}, {7, 40}});
     for (auto [w, h] : sizes)
         for (ChromaFormat chroma : {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444})
             for (unsigned bits : {8u, 10u, 16u}) {
@@ -337,11 +340,37 @@ TEST(GpuTwins, EqualCpuOnTinyAndOddSizes)
                 for (const TwinCase& c : twin_cases()) {
                     if (!twin_exists(c.feature, gpu_backend()) || !feature_selected(c.feature)) continue;
                     if (w <= 33 && !c.options.empty()) continue;  // tiny sizes: default options only
-                    // A size the feature refuses (vif below 8x8) is refused on both alike.
+                    // A size the feature refuses (vif under 8 rows) is refused on both alike.
                     expect_twin_equals_cpu(dir / "ref.yuv", dir / "dis.yuv", format, c,
                                            format.describe() + " " + describe(c));
                 }
             }
+}
+
+// vif under 8 columns with every option set of the parity gate: scale 0, 1
+// or 2 one column wide reads the leftovers of the scale before (zeros where
+// none ran: scale 0, or scale 1 with vif_skip_scale0), a scale with no
+// columns scores 0 / 0.
+TEST(GpuTwins, VifUnderEightColumnsEveryOption)
+{
+    REQUIRE_GPU();
+    if (!feature_selected("vif")) GTEST_SKIP() << "vif not in TWINVMAF_GPU_FEATURES";
+    TempDir dir;
+    std::mt19937 rng(8);
+    for (auto [w, h] : {std::pair{1u, 8u}, {1u, 33u}, {2u, 8u}, {3u, 17u}, {4u, 16u}, {5u, 9u}, {6u, 40u}, {7u, 24u}})
+        for (unsigned bits : {8u, 10u}) {
+            const VideoFormat format{w, h, ChromaFormat::k420, bits};
+            const std::size_t samples = format.frame_bytes() / format.bytes_per_sample() * 3;  // 3 frames
+            for (const char* name : {"ref.yuv", "dis.yuv"}) {
+                std::string bytes(samples * format.bytes_per_sample(), '\0');
+                for (std::size_t i = 0; i < samples; ++i) put_sample(bytes, i, rng() & format.max_sample(), bits);
+                twinvmaf::test::write_file(dir / name, bytes);
+            }
+            for (const TwinCase& c : twin_cases())
+                if (c.feature == "vif")
+                    expect_twin_equals_cpu(dir / "ref.yuv", dir / "dis.yuv", format, c,
+                                           format.describe() + " " + describe(c));
+        }
 }
 
 // float_psnr and float_moment where their exact sums hold far above the old

@@ -156,18 +156,6 @@ std::uint64_t hash_of(const Outcome& out)
     return fnv1a64(blob);
 }
 
-// Where twinvmaf is knowingly not yet equal to Netflix (docs/compat.md,
-// "Frame sizes: the sweep against Netflix"): the case must still behave as
-// listed, so that a fix shows up here. Empty when every rule is right.
-enum class Open { kNone, kRefusesWhereNetflixScores };
-Open open_defect(const Group& g, unsigned w, unsigned h)
-{
-    // vif below 8 columns (8 rows and up): Netflix scores scales 0..2 and
-    // writes NaN for scale 3, valgrind-clean; twinvmaf refuses.
-    if (g.feature == "vif" && w < 8 && h >= 8) return Open::kRefusesWhereNetflixScores;
-    return Open::kNone;
-}
-
 std::filesystem::path data_file()
 {
     return std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "size_sweep" / "netflix.txt";
@@ -210,7 +198,6 @@ TEST(SizeSweep, EveryFeatureEqualsNetflixOrRefusesWhereNetflixFails)
             last_size = size;
         }
         const std::string where = group.feature + " " + group.set + " " + group.format_name + " " + size;
-        const Open open = open_defect(group, w, h);
         if (kind == "refused") {
             std::string reason;
             fields >> reason;
@@ -224,9 +211,6 @@ TEST(SizeSweep, EveryFeatureEqualsNetflixOrRefusesWhereNetflixFails)
                             last.refusal.find(size) != std::string::npos)
                     << where << ": " << last.refusal;
             }
-        } else if (open == Open::kRefusesWhereNetflixScores) {
-            ++counts["open: refused where Netflix scores"];
-            EXPECT_NE(last.refusal, "") << where << " is listed as an open defect but no longer refused";
         } else if (kind == "=") {
             unsigned frame = 0;
             fields >> frame;

@@ -27,10 +27,12 @@ struct Settings {
     static Settings from(const OptionValues& values);
 };
 
-// The smallest width and height VIF scores: its 4th scale is (w >> 3) x
-// (h >> 3), empty below 8 (Netflix then crashes or writes NaN). At 8..15 that
-// scale is one sample wide or high; see statistics() in vif_cpu.cpp.
-inline constexpr unsigned kMinFrameSize = 8;
+// The smallest height VIF scores: its 4th scale is (w >> 3) x (h >> 3), and
+// with no rows Netflix crashes. Any width scores: a scale with no columns
+// gives 0 / 0 (NaN) as in Netflix; at 8..15 samples the 4th scale is one
+// sample wide or high, and under 8 columns the 2nd or 3rd can be; see
+// statistics() in vif_cpu.cpp.
+inline constexpr unsigned kMinFrameHeight = 8;
 
 // Netflix's Q11 log2 table (entry i = round(2048 * log2f(32768 + i))).
 const std::uint16_t* log2_table();
@@ -40,7 +42,7 @@ class VifExtractor : public FeatureExtractor {
 public:
     VifExtractor(const Settings& settings, const OptionValues& options);
 
-    // Refuses frames below kMinFrameSize in either direction.
+    // Refuses frames under kMinFrameHeight rows.
     void init(const VideoFormat& format) override;
     std::vector<std::string> output_names() const override { return names_; }
     int planes_read() const override { return 1; }  // luma

@@ -29,13 +29,16 @@
 // point (in add_sample) is per sample, with the strict device flags of
 // cmake/gpu.cmake, and is truncated to an integer before it is summed.
 //
-// Scale 3 of frames 8..15 samples wide or high is one sample wide or high;
-// the twin reproduces the CPU's (and Netflix's) leftovers from scale 2 (see
-// statistics() in vif_cpu.cpp): rows above and below a one-row picture are
-// row 1 of the scale-2 picture; columns left and right of a one-column
-// picture are column 1 of the last vertical-moment row of scale 2, which the
-// kernel recomputes with vertical_moments<2> and pads with mirror_pad_row as
-// the CPU does.
+// Small frames make a scale one sample wide or high (scale 3 from 8..15
+// samples, scale 1 or 2 under 8 columns, scale 0 at one column); the twin
+// reproduces the CPU's (and Netflix's) leftovers in its row buffers (see
+// statistics() in vif_cpu.cpp): rows above and below a one-row picture
+// (scale 3 only) are row 1 of the scale-2 picture; the columns beside a
+// one-column picture are columns 1..half of the last vertical-moment row of
+// the scale before, mirrored (that scale is 2 or 3 columns wide; the kernel
+// recomputes the row with vertical_moments), or zeros where no scale ran
+// before it in the frame (scale 0, or scale 1 with vif_skip_scale0). A scale
+// with no columns launches nothing: its counters stay 0 (0 / 0 = NaN).
 #include <array>
 #include <type_traits>
 
@@ -115,17 +118,18 @@ __device__ unsigned source_column(int i, unsigned width)
 }
 
 // Scale `Scale` of one frame: with kStatistics its counters, with kDecimate
-// the pictures of scale Scale + 1. `previous` is the scale-2 picture, for the
-// leftovers of a one-sample-wide or -high scale 3.
+// the pictures of scale Scale + 1. `previous` is the picture of the scale
+// before, for the leftovers of a one-sample-wide or -high picture (null
+// where that scale's statistics did not run).
 // Blocks per SM asked of the compiler: 8-bit pictures at four (64 registers,
 // a few bytes spilled), which ran faster on the H200 than three blocks
 // without spills; 16-bit ones as the compiler likes (0: no minimum).
 template <class Sample>
 constexpr unsigned kMinBlocks = sizeof(Sample) == 1 ? 4 : 0;
 
-template <int Scale, class Sample, bool kStatistics, bool kDecimate>
+template <int Scale, class Sample, bool kStatistics, bool kDecimate, class PreviousSample>
 __global__ void __launch_bounds__(kThreads, kMinBlocks<Sample>)
-    scale_kernel(Image<Sample> in, Decimated out, Image<std::uint16_t> previous, Common common)
+    scale_kernel(Image<Sample> in, Decimated out, Image<PreviousSample> previous, Common common)
 {
     constexpr unsigned kHalf = scale_filter(Scale).half();
     constexpr unsigned kTaps = scale_filter(Scale).width;
@@ -145,7 +149,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Sample>)
     // 32-bit words (of 16-bit values): the horizontal pass loads two a time.
     alignas(8) __shared__ std::uint32_t moments[kMomentArrays][kMomentRows][kCols];
     __shared__ std::uint16_t lowpass[2][kLowpassRows][kCols];
-    __shared__ std::uint16_t leftovers[kMomentArrays];
+    __shared__ std::uint16_t leftovers[kMomentArrays][kHalf + 1];  // columns 1..kHalf
     __shared__ gpu::BlockSumScratch<kThreads, kCounters> scratch;
 
     const int x0 = static_cast<int>(blockIdx.x * kTileWidth<Scale>);
@@ -157,7 +161,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Sample>)
     const Sample* beyond_dis = nullptr;
     if constexpr (Scale == kScaleCount - 1 && std::is_same_v<Sample, std::uint16_t>) {
         // Row 1 of the scale-2 picture (previous.height >= 2 from 8x8 up).
-        if (in.height == 1 && previous.height >= 2) {
+        if (in.height == 1 && previous.ref && previous.height >= 2) {
             beyond_ref = previous.ref + previous.stride;
             beyond_dis = previous.dis + previous.stride;
         }
@@ -169,25 +173,34 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Sample>)
         ref_tile[r][c] = source_row(in.ref, in.stride, in.height, y, beyond_ref)[x];
         dis_tile[r][c] = source_row(in.dis, in.stride, in.height, y, beyond_dis)[x];
     }
-    if constexpr (Scale == kScaleCount - 1) {
-        // Column 1 of the last vertical-moment row of scale 2.
-        if (in.width == 1 && threadIdx.x == 0) {
-            constexpr Filter kPrevious = scale_filter(Scale - 1);
-            const std::uint16_t* ref_rows[kPrevious.width];
-            const std::uint16_t* dis_rows[kPrevious.width];
-            const int last = static_cast<int>(previous.height) - 1;
-            for (unsigned k = 0; k < kPrevious.width; ++k) {
-                const int y = last - static_cast<int>(kPrevious.half()) + static_cast<int>(k);
-                ref_rows[k] = source_row(previous.ref, previous.stride, previous.height, y,
-                                         static_cast<const std::uint16_t*>(nullptr));
-                dis_rows[k] = source_row(previous.dis, previous.stride, previous.height, y,
-                                         static_cast<const std::uint16_t*>(nullptr));
+    if (kStatistics && in.width == 1 && threadIdx.x == 0) {
+        for (unsigned a = 0; a < kMomentArrays; ++a)
+            for (unsigned f = 0; f <= kHalf; ++f) leftovers[a][f] = 0;
+        if constexpr (Scale > 0) {
+            // The last vertical-moment row of the scale before (2 or 3
+            // columns), mirrored over columns 1..kHalf.
+            if (previous.ref) {
+                constexpr Filter kPrevious = scale_filter(Scale - 1);
+                constexpr unsigned kMostColumns = 3;
+                const PreviousSample* ref_rows[kPrevious.width];
+                const PreviousSample* dis_rows[kPrevious.width];
+                const int last = static_cast<int>(previous.height) - 1;
+                for (unsigned k = 0; k < kPrevious.width; ++k) {
+                    const int y = last - static_cast<int>(kPrevious.half()) + static_cast<int>(k);
+                    ref_rows[k] = source_row(previous.ref, previous.stride, previous.height, y,
+                                             static_cast<const PreviousSample*>(nullptr));
+                    dis_rows[k] = source_row(previous.dis, previous.stride, previous.height, y,
+                                             static_cast<const PreviousSample*>(nullptr));
+                }
+                std::uint16_t m[kMomentArrays][kMostColumns];
+                const MomentRow row{m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7]};
+                const unsigned columns = previous.width < kMostColumns ? previous.width : kMostColumns;
+                vertical_moments<Scale - 1, PreviousSample>(
+                    ref_rows, dis_rows, statistics_shifts(Scale - 1, common.bitdepth), 0, columns, row);
+                for (unsigned a = 0; a < kMomentArrays; ++a)
+                    for (unsigned f = 1; f <= kHalf; ++f)
+                        leftovers[a][f] = m[a][reflect_101(static_cast<int>(f), static_cast<int>(columns))];
             }
-            std::uint16_t m[kMomentArrays][2];
-            const MomentRow row{m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7]};
-            vertical_moments<Scale - 1>(ref_rows, dis_rows, statistics_shifts(Scale - 1, common.bitdepth), 1, 2,
-                                        row);
-            for (unsigned a = 0; a < kMomentArrays; ++a) leftovers[a] = m[a][1];
         }
     }
     __syncthreads();
@@ -222,19 +235,17 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Sample>)
                 }
             }
             __syncthreads();
-            if constexpr (Scale == kScaleCount - 1) {
-                // A one-column picture: the leftovers right of it, mirrored
-                // to the left as on the CPU.
-                if (in.width == 1) {
-                    for (unsigned r = threadIdx.x; r < kBandRows<Scale>; r += kThreads) {
-                        for (unsigned a = 0; a < kMomentArrays; ++a) {
-                            std::uint32_t* row = &moments[a][r][kHalo];
-                            row[1] = leftovers[a];
-                            mirror_pad_row(row, 1, kHalf);
-                        }
+            // A one-column picture: the leftovers right of it, mirrored to
+            // the left as on the CPU.
+            if (in.width == 1) {
+                for (unsigned r = threadIdx.x; r < kBandRows<Scale>; r += kThreads) {
+                    for (unsigned a = 0; a < kMomentArrays; ++a) {
+                        std::uint32_t* row = &moments[a][r][kHalo];
+                        for (unsigned f = 1; f <= kHalf; ++f) row[f] = leftovers[a][f];
+                        mirror_pad_row(row, 1, kHalf);
                     }
-                    __syncthreads();
                 }
+                __syncthreads();
             }
 
             // 3. Each sample's sigmas and contribution, kHorizontalRun
@@ -315,12 +326,15 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<Sample>)
     }
 }
 
-template <int Scale, class Sample, bool kStatistics, bool kDecimate>
-void launch(const Image<Sample>& in, const Decimated& out, const Image<std::uint16_t>& previous,
+template <int Scale, class Sample, bool kStatistics, bool kDecimate, class PreviousSample = std::uint16_t>
+void launch(const Image<Sample>& in, const Decimated& out, const Image<PreviousSample>& previous,
             const Common& common, gpuStream_t stream)
 {
+    // A scale with no columns (frames under 8 columns): no counters, nothing to decimate.
+    if (in.width == 0) return;
     const dim3 grid(gpu::blocks_for(in.width, kTileWidth<Scale>), gpu::blocks_for(in.height, kTileHeight));
-    scale_kernel<Scale, Sample, kStatistics, kDecimate><<<grid, kThreads, 0, stream>>>(in, out, previous, common);
+    scale_kernel<Scale, Sample, kStatistics, kDecimate, PreviousSample>
+        <<<grid, kThreads, 0, stream>>>(in, out, previous, common);
     gpu::check_launch("vif scale_kernel");
 }
 
@@ -330,7 +344,7 @@ public:
         : settings_(settings), log2_table_(kLog2TableSize, "vif log2 table"),
           pictures_(picture_samples(format), "vif pictures")
     {
-        if (format.width < kMinFrameSize || format.height < kMinFrameSize)
+        if (format.height < kMinFrameHeight)
             throw Error("vif: frame too small for the GPU twin");  // init() refuses these first
         // The table the CPU reference uses, as data; the stream of the engine
         // does not synchronise with the default stream, so wait here.
@@ -361,13 +375,12 @@ public:
                                           reinterpret_cast<const std::uint16_t*>(dis.data),
                                           ref.stride / static_cast<std::ptrdiff_t>(sizeof(std::uint16_t)),
                                           ref.width, ref.height};
-            scale0(in, common, stream);
+            scales0_and_1(in, common, stream);
         } else {
             const Image<std::uint8_t> in{ref.data, dis.data, ref.stride, ref.width, ref.height};
-            scale0(in, common, stream);
+            scales0_and_1(in, common, stream);
         }
-        launch<1, std::uint16_t, true, true>(image(1), scales_[2], {}, common, stream);
-        launch<2, std::uint16_t, true, true>(image(2), scales_[3], {}, common, stream);
+        launch<2, std::uint16_t, true, true>(image(2), scales_[3], image(1), common, stream);
         launch<3, std::uint16_t, true, false>(image(3), {}, image(2), common, stream);
     }
 
@@ -402,14 +415,19 @@ private:
         return {d.ref, d.dis, static_cast<std::ptrdiff_t>(d.width), d.width, d.height};
     }
 
-    // Scale 0 (unless skipped) and the decimation to scale 1.
+    // Scale 0 (its statistics unless skipped) with the decimation to scale
+    // 1, then scale 1 with the decimation to scale 2.
     template <class Sample>
-    void scale0(const Image<Sample>& in, const Common& common, gpuStream_t stream)
+    void scales0_and_1(const Image<Sample>& in, const Common& common, gpuStream_t stream)
     {
-        if (settings_.skip_scale0)
-            launch<0, Sample, false, true>(in, scales_[1], {}, common, stream);
-        else
-            launch<0, Sample, true, true>(in, scales_[1], {}, common, stream);
+        const Image<Sample> none{};
+        if (settings_.skip_scale0) {
+            launch<0, Sample, false, true>(in, scales_[1], none, common, stream);
+            launch<1, std::uint16_t, true, true>(image(1), scales_[2], none, common, stream);
+        } else {
+            launch<0, Sample, true, true>(in, scales_[1], none, common, stream);
+            launch<1, std::uint16_t, true, true>(image(1), scales_[2], in, common, stream);
+        }
     }
 
     Settings settings_;
