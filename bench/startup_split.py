@@ -22,7 +22,11 @@ A variant runs the same command with environment variables set, e.g.
 --variant eager=CUDA_MODULE_LOADING=EAGER to see what loading every kernel
 up front costs. --hold-device adds a variant run while another process holds
 a context on the device (as nvidia-persistenced or a service would): what of
-the start-up is the driver's. Prints figures only; no pass/fail.
+the start-up is the driver's. --driver-floor also times, in the same turns, a
+bare process that only initialises the driver and retains the primary
+context (driver API through ctypes: cuInit, cuDevicePrimaryCtxRetain, and
+the process's exit): the floor any CUDA program pays on this machine.
+Prints figures only; no pass/fail.
 Inputs: a fixture scaled up (tools/make_upscaled.py, numpy)."""
 import argparse
 import os
@@ -36,6 +40,30 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 from run_gpu_benchmarks import HOLDER  # noqa: E402  (the context holder)
+
+
+# The floor: cuInit and the primary context, timed inside a bare process.
+DRIVER_FLOOR = """
+import ctypes, time
+t0 = time.perf_counter()
+cuda = ctypes.CDLL("libcuda.so.1")
+device, context = ctypes.c_int(), ctypes.c_void_p()
+t1 = time.perf_counter()
+assert cuda.cuInit(0) == 0 and cuda.cuDeviceGet(ctypes.byref(device), 0) == 0
+t2 = time.perf_counter()
+assert cuda.cuDevicePrimaryCtxRetain(ctypes.byref(context), device) == 0
+t3 = time.perf_counter()
+print("%.3f %.3f %.3f" % (1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2)), flush=True)
+"""
+
+
+def driver_floor_run():
+    """{step: ms} of the bare driver process."""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", DRIVER_FLOOR], capture_output=True, text=True, check=True)
+    whole = 1000 * (time.perf_counter() - start)
+    load, init, context = (float(v) for v in done.stdout.split())
+    return {"libcuda loaded": load, "driver": init, "context": context, "whole command": whole}
 
 
 def one_run(cmd, env):
@@ -73,6 +101,8 @@ def main():
                         help="NAME=VAR=VALUE[,VAR=VALUE...]: also run with these variables (repeatable)")
     parser.add_argument("--hold-device", action="store_true",
                         help="also run while another process holds a context on the device")
+    parser.add_argument("--driver-floor", action="store_true",
+                        help="also time a bare process that only opens the driver and its context")
     args = parser.parse_args()
 
     cli = os.path.join(args.build, "twinvmaf")
@@ -95,6 +125,8 @@ def main():
         holder = None
         if args.hold_device:
             results["held context"] = []
+        if args.driver_floor:
+            results["bare driver"] = []
         for _ in range(args.runs):
             for name, extra in variants:
                 results[name].append(one_run(cmd, dict(os.environ, TWINVMAF_GPU_TIMING="1", **extra)))
@@ -105,11 +137,13 @@ def main():
                 results["held context"].append(one_run(cmd, dict(os.environ, TWINVMAF_GPU_TIMING="1")))
                 holder.stdin.close()
                 holder.wait()
+            if args.driver_floor:
+                results["bare driver"].append(driver_floor_run())
 
     print("start-up of `%s` at %s %d-bit, %d frames, %d runs: ms, median (fastest)" % (
         args.scoring, args.size, bitdepth, args.frames, args.runs))
     names = list(results)
-    steps = list(results[names[0]][0])
+    steps = list(results[names[0]][0]) + [s for s in ("libcuda loaded",) if args.driver_floor]
     print("%-30s" % "step" + "".join("%22s" % n for n in names))
     for step in steps:
         cells = []

@@ -36,6 +36,17 @@
 namespace twinvmaf::cli {
 namespace {
 
+// TWINVMAF_GPU_TIMING=1 also prints the wall clock (ns since the epoch) when
+// main() starts and when run() has returned, so that a script timing the
+// whole command can tell the process's start and end from its work.
+void print_wall_clock(const char* when)
+{
+    if (!std::getenv("TWINVMAF_GPU_TIMING")) return;
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    std::fprintf(stderr, "twinvmaf: wall clock %s: %lld ns\n", when, static_cast<long long>(ns.count()));
+}
+
 // Loads each --model (cli::load_model), naming the argument in errors.
 std::vector<Model> load_models(const Settings& settings)
 {
@@ -257,25 +268,11 @@ int run_batch(const Settings& settings)
 }  // namespace
 }  // namespace twinvmaf::cli
 
-namespace {
-
-// TWINVMAF_GPU_TIMING=1 also prints the wall clock (ns since the epoch) when
-// main() starts and when run() has returned, so that a script timing the
-// whole command can tell the process's start and end from its work.
-void print_wall_clock(const char* when)
-{
-    if (!std::getenv("TWINVMAF_GPU_TIMING")) return;
-    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-        std::chrono::system_clock::now().time_since_epoch());
-    std::fprintf(stderr, "twinvmaf: wall clock %s: %lld ns\n", when, static_cast<long long>(ns.count()));
-}
-
-}  // namespace
 
 int main(int argc, char** argv)
 {
     using namespace twinvmaf;
-    print_wall_clock("at main()");
+    cli::print_wall_clock("at main()");
     startup::mark("main()");
     // SIGINT/SIGTERM/SIGHUP/SIGQUIT: remove a half-written temporary output
     // file and say why the run ended.
@@ -298,7 +295,7 @@ int main(int argc, char** argv)
         case cli::Action::kRun: {
             const int status =
                 parsed.settings.batch_list.empty() ? cli::run(parsed.settings) : cli::run_batch(parsed.settings);
-            print_wall_clock("after run()");
+            cli::print_wall_clock("after run()");
             return status;
         }
         }

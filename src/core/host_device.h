@@ -43,4 +43,17 @@ TV_HD double fused_multiply_add(double a, double b, double c)
 #endif
 }
 
+// The same in float (fmaf), where a reference chains float fused
+// multiply-adds (the lusoris/vmaf fork's MS-SSIM pyramid: fork_ms_ssim_math.h).
+TV_HD float fused_multiply_add(float a, float b, float c)
+{
+#if defined(__CUDA_ARCH__)
+    float r;
+    asm("fma.rn.f32 %0, %1, %2, %3; // twinvmaf: explicit fma" : "=f"(r) : "f"(a), "f"(b), "f"(c));
+    return r;
+#else
+    return __builtin_fmaf(a, b, c);
+#endif
+}
+
 }  // namespace tv

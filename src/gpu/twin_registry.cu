@@ -42,6 +42,9 @@ std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const Vi
 namespace integer_ssim {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
 }
+namespace fork_ms_ssim {
+std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
+}
 
 namespace float_psnr {
 std::unique_ptr<gpu::DeviceTwin> make_twin(const OptionValues& options, const VideoFormat& format);
@@ -101,6 +104,7 @@ const std::map<std::string, Twin>& twins()
         {"ssimulacra2", {ssimulacra2::make_twin}},
         {"motion_v2", {motion_v2::make_twin}},
         {"ssim", {integer_ssim::make_twin}},
+        {"lusoris_float_ms_ssim", {fork_ms_ssim::make_twin}},
     };
     return registry;
 }

@@ -232,6 +232,11 @@ std::vector<TwinCase> twin_cases()
         {"ssimulacra2", {{"yuv_matrix", "1"}}},
         {"ssimulacra2", {{"yuv_matrix", "2"}}},
         {"ssimulacra2", {{"yuv_matrix", "3"}}},
+        // The fork's float_ms_ssim (its separable pyramid), with the output
+        // options of Netflix's.
+        {"lusoris_float_ms_ssim", {}},
+        {"lusoris_float_ms_ssim", {{"enable_db", "true"}, {"clip_db", "true"}}},
+        {"lusoris_float_ms_ssim", {{"enable_lcs", "true"}}},
     };
 }
 
@@ -598,6 +603,8 @@ TEST(GpuTwins, AllTwinsTogetherOneReadbackPerFrame)
         {"float_adm", {{"debug", "true"}}},
         {"motion_v2", {{"motion_moving_average", "true"}}},
         {"ssim", {}},
+        {"ciede", {}},
+        {"ssimulacra2", {}},
     };
     features.insert(features.end(), more.begin(), more.end());
     std::string names;

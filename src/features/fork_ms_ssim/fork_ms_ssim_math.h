@@ -1,6 +1,6 @@
 // The lusoris/vmaf fork's MS-SSIM pyramid step (libvmaf/src/feature/
-// ms_ssim_decimate.c, commit c2a3c7e0), shared by its CPU reference and a
-// future GPU twin. The fork's float_ms_ssim is Netflix's MS-SSIM (twinvmaf's
+// ms_ssim_decimate.c, commit c2a3c7e0), shared by its CPU reference and its
+// GPU twin (fork_ms_ssim_gpu.cu). The fork's float_ms_ssim is Netflix's MS-SSIM (twinvmaf's
 // features/ssim) except for this step: where Netflix applies the 9x9 low-pass
 // as one 2-D kernel (IQA's _iqa_decimate), the fork applies its 9-tap 1-D
 // factor separably, each pass a chain of float fused multiply-adds:
@@ -45,23 +45,13 @@ TV_HD int mirror(int index, int n)
 // The fork's output size of a pass: n / 2 + (n & 1).
 TV_HD int halved(int n) { return n / 2 + (n & 1); }
 
-// fmaf(a, b, c): one rounding.
-TV_HD float fma_float(float a, float b, float c)
-{
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-    return __fmaf_rn(a, b, c);
-#else
-    return std::fma(a, b, c);
-#endif
-}
-
 // One output of a pass over a line of n samples read by at(i): the chain of
 // fused multiply-adds at the window centred on 2 * out.
 template <class At>
 TV_HD float pass_value(const At& at, int out, int n)
 {
     float acc = 0.0f;
-    for (int k = 0; k < kTaps; ++k) acc = fma_float(at(mirror(2 * out + k - kHalf, n)), tap(k), acc);
+    for (int k = 0; k < kTaps; ++k) acc = tv::fused_multiply_add(at(mirror(2 * out + k - kHalf, n)), tap(k), acc);
     return acc;
 }
 

@@ -33,6 +33,7 @@
 
 #include "features/common/float_picture.h"
 #include "features/ssim/ssim.h"
+#include "features/ssim/ssim_gpu.h"
 #include "features/ssim/ssim_math.h"
 #include "gpu/device_array.h"
 #include "gpu/device_twin.h"
@@ -254,9 +255,27 @@ private:
     SsimStage stage_;
 };
 
+// Netflix's pyramid step: the 9x9 low-pass as one 2-D kernel (IQA's
+// _iqa_decimate), each output from the input directly.
+void netflix_pyramid_step(const float* in, int w, int h, float*, float* out, gpuStream_t stream)
+{
+    const int out_w = decimated_size(w, 2), out_h = decimated_size(h, 2);
+    if (out_w <= 0 || out_h <= 0 || w <= 0 || h <= 0) return;
+    const dim3 grid(gpu::blocks_for(static_cast<unsigned>(out_w), kThreads), static_cast<unsigned>(out_h));
+    decimate_kernel<<<grid, kThreads, 0, stream>>>(in, w, h, 2, kLowPassSize, LowPassWeight{}, out, out_w);
+    gpu::check_launch("ssim decimate_kernel");
+}
+
+std::size_t no_scratch(int, int) { return 0; }
+
 class FloatMsSsimTwin final : public gpu::DeviceTwin {
 public:
-    explicit FloatMsSsimTwin(const VideoFormat& format) : stage_(make_levels(format)) {}
+    FloatMsSsimTwin(const VideoFormat& format, const PyramidStep& step)
+        : step_(step), stage_(make_levels(format)),
+          scratch_(std::max<std::size_t>(1, step.scratch_floats(levels_[0].width, levels_[0].height)),
+                   "ms_ssim pyramid scratch")
+    {
+    }
 
     std::size_t result_bytes() const override { return kMsScales * sizeof(SsimMeans); }
 
@@ -265,7 +284,11 @@ public:
         enqueue_to_float(frame.ref_plane(0), frame.format.bitdepth, levels_[0].ref.get(), stream);
         enqueue_to_float(frame.dis_plane(0), frame.format.bitdepth, levels_[0].dis.get(), stream);
         for (int scale = 0; scale < kMsScales; ++scale) {
-            if (scale > 0) enqueue_decimate(levels_[scale - 1], 2, kLowPassSize, LowPassWeight{}, levels_[scale], stream);
+            if (scale > 0) {
+                const Level& in = levels_[scale - 1];
+                step_.enqueue(in.ref.get(), in.width, in.height, scratch_.get(), levels_[scale].ref.get(), stream);
+                step_.enqueue(in.dis.get(), in.width, in.height, scratch_.get(), levels_[scale].dis.get(), stream);
+            }
             stage_.enqueue_terms(static_cast<std::size_t>(scale), levels_[scale], stream);
         }
         stage_.enqueue_means(pointers(), static_cast<SsimMeans*>(device_result), stream);
@@ -300,8 +323,10 @@ private:
         return p;
     }
 
+    PyramidStep step_;
     std::array<Level, kMsScales> levels_;
     SsimStage stage_;
+    gpu::DeviceArray<float> scratch_;  // the step's, reused by each call (one stream)
 };
 
 }  // namespace
@@ -311,9 +336,14 @@ std::unique_ptr<gpu::DeviceTwin> make_ssim_twin(const OptionValues& options, con
     return std::make_unique<FloatSsimTwin>(Settings::from(options), format);
 }
 
+std::unique_ptr<gpu::DeviceTwin> make_ms_ssim_twin(const VideoFormat& format, const PyramidStep& step)
+{
+    return std::make_unique<FloatMsSsimTwin>(format, step);
+}
+
 std::unique_ptr<gpu::DeviceTwin> make_ms_ssim_twin(const OptionValues&, const VideoFormat& format)
 {
-    return std::make_unique<FloatMsSsimTwin>(format);
+    return make_ms_ssim_twin(format, PyramidStep{netflix_pyramid_step, no_scratch});
 }
 
 }  // namespace twinvmaf::ssim
