@@ -178,6 +178,41 @@ def seeds_capi():
           b'fno_such_feature\0fpsnr=no_option=1\0sunknown=1\0ipsnr_y\0ipsnr_y\0' + samples)
 
 
+def seeds_decode():
+    """Tiny clips of the decode test's containers and codecs, made with
+    Debian's ffmpeg (16x16 or the encoder's smallest, 3 frames), each whole,
+    cut in half and with a byte flipped in the middle; mode bytes as in
+    fuzz_decode.cpp."""
+    import subprocess
+    import tempfile
+    clips = [  # name, size, pixel format, encoder arguments, container
+        ('h264_mp4', '16x16', 'yuv420p', ['-c:v', 'libx264', '-preset', 'ultrafast'], 'mp4'),
+        ('hevc10_mkv', '64x64', 'yuv420p10le', ['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params',
+                                                'log-level=none'], 'matroska'),
+        ('vp9_444_webm', '16x16', 'yuv444p', ['-c:v', 'libvpx-vp9', '-deadline', 'realtime'], 'webm'),
+        ('av1_ivf', '16x16', 'yuv420p', ['-c:v', 'libaom-av1', '-cpu-used', '8'], 'ivf'),
+        ('mpeg2_ts', '16x16', 'yuv422p', ['-c:v', 'mpeg2video'], 'mpegts'),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, size, pix_fmt, codec, container in clips:
+            out = os.path.join(tmp, name)
+            subprocess.run(['ffmpeg', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=%s:r=25:d=0.12' % size,
+                            '-pix_fmt', pix_fmt] + codec + ['-f', container, '-y', out], check=True)
+            data = open(out, 'rb').read()
+            flipped = bytearray(data)
+            flipped[len(data) // 2] ^= 0x55
+            write('decode', name, b'\0' + data)
+            write('decode', name + '_scaled_converted', b'\x03' + data)
+            write('decode', name + '_cut', b'\x20' + data[:len(data) // 2])
+            write('decode', name + '_flipped', b'\x08' + bytes(flipped))
+        # Two video streams: the second one asked for (mode bit 2).
+        out = os.path.join(tmp, 'two_streams')
+        subprocess.run(['ffmpeg', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=16x16:r=25:d=0.12', '-f', 'lavfi',
+                        '-i', 'testsrc2=s=32x16:r=25:d=0.08', '-map', '0', '-map', '1', '-c:v', 'libx264',
+                        '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'matroska', '-y', out], check=True)
+        write('decode', 'two_streams_second', b'\x04' + open(out, 'rb').read())
+
+
 def option_names():
     names = set()
     for path in glob.glob(os.path.join(ROOT, 'src', 'features', '*', '*.cpp')):
@@ -232,4 +267,5 @@ if __name__ == '__main__':
     seeds_pipeline()
     seeds_batch()
     seeds_capi()
+    seeds_decode()
     dictionaries()
