@@ -165,9 +165,19 @@ void FrameSource::read_in_order(unsigned lane)
 void FrameSource::warn_shorter(std::uint64_t scored, unsigned ended_lane)
 {
     // With no frame scored the run fails, and its error says why.
-    if (!config_.warn || scored == 0) return;
+    if (scored == 0) return;
     const VideoReader& ended = *lanes_[ended_lane].reader;
     const VideoReader& other = *lanes_[1 - ended_lane].reader;
+    // Compressed inputs of different lengths are an error unless
+    // --frame_cnt asks for a number of frames (issue 27): an encode that
+    // lost or gained pictures is paired by number against the wrong ones
+    // from there on, which a warning after the scores would hide. Y4M and
+    // raw input keep Netflix's warning.
+    if ((ended.decoded() || other.decoded()) && !config_.frame_limit)
+        throw Error(ended.path() + ": frame " + std::to_string(scored) + ": the video ends here, before " +
+                    other.path() + " does (compressed inputs of different lengths); give --frame_cnt " +
+                    std::to_string(scored) + " to score the first " + std::to_string(scored) + " frames");
+    if (!config_.warn) return;
     config_.warn("\"" + ended.path() + "\" ended before \"" + other.path() + "\"; scored the first " +
                  std::to_string(scored) + " frames");
 }

@@ -1,5 +1,7 @@
 #include "io/av_reader.h"
 
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <utility>
 
@@ -78,6 +80,7 @@ private:
     // The next decoded picture into frame_; false at the end.
     bool next_picture();
     void check_same_as_first() const;
+    void check_constant_rate();
     void make_scaler();
     void convert(Picture& picture);
 
@@ -94,6 +97,13 @@ private:
     std::unique_ptr<SwsContext, ScalerDeleter> scaler_;
     unsigned scale_flags_ = 0;
     int scaler_range_ = AVCOL_RANGE_UNSPECIFIED;
+    // The stream's frame rate as a period in its time base's ticks (0: no
+    // rate stated), and the first timestamped picture: the constant-rate
+    // grid the pictures must keep (check_constant_rate()).
+    double frame_period_ = 0;
+    double frame_rate_ = 0;
+    std::int64_t grid_origin_ = AV_NOPTS_VALUE;
+    std::uint64_t grid_origin_picture_ = 0;
 };
 
 AvReader::AvReader(InputFile file, std::string head, const DecodeOptions& options)
@@ -108,6 +118,17 @@ AvReader::AvReader(InputFile file, std::string head, const DecodeOptions& option
         throw Error(path_ + ": the video stream (" + decoder_.codec_name() + " in " + demuxer_.container() +
                     ") has no picture");
     pending_ = true;
+    // The rate ffmpeg's constant-rate output would keep (its real base rate,
+    // else the average), in ticks of the stream's time base.
+    const AVStream& stream = demuxer_.stream();
+    const AVRational rate = stream.r_frame_rate.num > 0 && stream.r_frame_rate.den > 0 ? stream.r_frame_rate
+                                                                                       : stream.avg_frame_rate;
+    if (rate.num > 0 && rate.den > 0 && stream.time_base.num > 0 && stream.time_base.den > 0) {
+        frame_rate_ = static_cast<double>(rate.num) / rate.den;
+        frame_period_ = static_cast<double>(rate.den) * stream.time_base.den /
+                        (static_cast<double>(rate.num) * stream.time_base.num);
+    }
+    check_constant_rate();
     source_format_ = frame_->format;
     source_width_ = static_cast<unsigned>(frame_->width);
     source_height_ = static_cast<unsigned>(frame_->height);
@@ -165,7 +186,36 @@ bool AvReader::next_picture()
     av_.av_frame_unref(frame_.get());
     if (!decoder_.receive(frame_.get())) return false;
     check_same_as_first();
+    check_constant_rate();
     return true;
+}
+
+// Pictures are paired by number. That is what decoding first gives (ffmpeg
+// -f yuv4mpegpipe, at a constant rate) only while each picture's timestamp
+// stays on the constant-rate grid: ffmpeg repeats or drops pictures where
+// they drift more than a frame from it (a variable frame rate), and pairing
+// by number would then compare pictures of other times. So a picture half
+// a frame or more off the grid of the first one is an error naming it (the
+// rounding of a container's timestamps, 1 ms in Matroska, is far less).
+// Pictures without a timestamp (some elementary streams) are not checked.
+void AvReader::check_constant_rate()
+{
+    const std::int64_t pts = frame_->best_effort_timestamp;
+    if (frame_period_ <= 0 || pts == AV_NOPTS_VALUE) return;
+    if (grid_origin_ == AV_NOPTS_VALUE) {
+        grid_origin_ = pts;
+        grid_origin_picture_ = position_;
+        return;
+    }
+    const double on_grid = static_cast<double>(pts - grid_origin_) / frame_period_;
+    const double expected = static_cast<double>(position_ - grid_origin_picture_);
+    if (std::fabs(on_grid - expected) < 0.5) return;
+    char text[160];
+    std::snprintf(text, sizeof text, "at the stream's constant %.6g fps its timestamp is frame %.2f's", frame_rate_,
+                  on_grid + static_cast<double>(grid_origin_picture_));
+    throw Error(path_ + ": frame " + std::to_string(position_) + ": variable frame rate (" + text +
+                "); twinvmaf pairs pictures by number: make the rate constant first (e.g. ffmpeg -i IN "
+                "-fps_mode cfr -f yuv4mpegpipe OUT.y4m)");
 }
 
 void AvReader::check_same_as_first() const

@@ -393,4 +393,40 @@ TEST_F(Decode, BadFilesFailInOneLine)
                        "--pix_fmt nv12: not a pixel format twinvmaf scores");
 }
 
+// Pictures are paired by number, which is what decoding first gives only at
+// a constant rate (ffmpeg's Y4M output repeats or drops pictures of a
+// variable-rate input) and for inputs of one length: both are errors naming
+// the file and frame, with no output; --frame_cnt scores the common part.
+TEST_F(Decode, VariableRateAndDifferentLengthsAreErrors)
+{
+    const auto x264 = [&](const std::string& name, const std::string& input, const std::string& filters) {
+        const fs::path out = path(name);
+        ffmpeg("-f lavfi -i " + input + " " + filters +
+               " -c:v libx264 -preset ultrafast -pix_fmt yuv420p " + q(out));
+        return out;
+    };
+    const fs::path cfr = x264("cfr.mkv", "testsrc2=s=64x48:r=25:d=1", "");
+    // Pictures 10 and on five frames later: a gap, as in a capture that lost frames.
+    const fs::path vfr =
+        x264("vfr.mkv", "testsrc2=s=64x48:r=25:d=1", "-vf \"setpts='if(lt(N,10),N,N+5)/25/TB'\" -fps_mode passthrough");
+    expect_cli_failure(dir_->path(), "-r " + q(cfr) + " -d " + q(vfr) + " -n --feature psnr",
+                       vfr.string() + ": frame 10: variable frame rate (at the stream's constant 25 fps its "
+                                      "timestamp is frame 15.00's)");
+    // 29.97 fps in Matroska's 1 ms timestamps (33 or 34 ms apart): constant.
+    const fs::path ntsc = x264("ntsc.mkv", "testsrc2=s=64x48:r=30000/1001:d=1", "");
+    const CommandResult scored = run_cli("-r " + q(ntsc) + " -d " + q(ntsc) + " -n --feature psnr --json -o -");
+    EXPECT_EQ(scored.exit_code, 0) << scored.stderr_text;
+    EXPECT_NE(scored.stdout_text.find("\"frameNum\": 29"), std::string::npos);
+    // 20 pictures against 25: an error, unless --frame_cnt asks for 20 or fewer.
+    const fs::path shorter = x264("short.mp4", "testsrc2=s=64x48:r=25:d=0.8", "");
+    expect_cli_failure(dir_->path(), "-r " + q(cfr) + " -d " + q(shorter) + " -n --feature psnr",
+                       shorter.string() + ": frame 20: the video ends here, before " + cfr.string() +
+                           " does (compressed inputs of different lengths); give --frame_cnt 20");
+    const CommandResult counted =
+        run_cli("-r " + q(cfr) + " -d " + q(shorter) + " -n --feature psnr --frame_cnt 20 --json -o -");
+    EXPECT_EQ(counted.exit_code, 0) << counted.stderr_text;
+    EXPECT_NE(counted.stdout_text.find("\"frameNum\": 19"), std::string::npos);
+    EXPECT_EQ(counted.stdout_text.find("\"frameNum\": 20"), std::string::npos);
+}
+
 }  // namespace
