@@ -1,3 +1,4 @@
+#include "features/common/libm.h"
 #include "model/svm.h"
 
 #include <algorithm>
@@ -231,7 +232,7 @@ double SvmRegression::rbf_kernel(std::span<const double> x, std::size_t sv) cons
     }
     for (; a < x.size(); ++a) sum += x[a] * x[a];
     for (; b < b_end; ++b) sum += terms_[b].value * terms_[b].value;
-    return std::exp(-gamma_ * sum);
+    return libm::exp(-gamma_ * sum);
 }
 
 double SvmRegression::predict(std::span<const double> x) const

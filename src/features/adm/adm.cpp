@@ -1,5 +1,6 @@
 // ADM's options, per-scale parameters and the host-side scoring shared by
 // every backend.
+#include "features/common/libm.h"
 #include "features/adm/adm.h"
 
 #include <cmath>
@@ -35,7 +36,7 @@ constexpr std::size_t kIntegersPerScale = 3 * kOrientations;
 // libvmaf's MAX(): the second operand when the comparison is false (NaN).
 double nf_max(double a, double b) { return a > b ? a : b; }
 
-float cube_root(float x) { return std::pow(x, 1.0f / 3.0f); }
+float cube_root(float x) { return libm::powf(x, 1.0f / 3.0f); }
 
 }  // namespace
 
@@ -187,7 +188,7 @@ AdmExtractor::ScaleScore AdmExtractor::score_scale(int scale, const ScaleSums& s
     const ScaleParams& p = params_.scale[scale];
     const int area = p.scored.width() * p.scored.height();
     const auto two_to = [](int exponent) {
-        return std::pow(2.0, static_cast<double>(static_cast<std::uint32_t>(exponent)));
+        return libm::pow(2.0, static_cast<double>(static_cast<std::uint32_t>(exponent)));
     };
 
     // Cubes before the shifts: 3 * (6 bits from the wavelet + the weight's
@@ -218,13 +219,13 @@ AdmExtractor::ScaleScore AdmExtractor::score_scale(int scale, const ScaleSums& s
 
     // Scale 0's exponent is signed in Netflix, the others unsigned.
     const int pending_den[4] = {18, 32, 27, 23};
-    const double den_unshift = scale == 0 ? std::pow(2.0, pending_den[0] - p.denominator.row)
+    const double den_unshift = scale == 0 ? libm::pow(2.0, pending_den[0] - p.denominator.row)
                                           : two_to(pending_den[scale] - p.denominator.row - p.denominator.cube);
     const float noise = cube_root(static_cast<float>(area * settings_.noise_weight));
     float terms[kOrientations];
     for (int theta = 0; theta < kOrientations; ++theta) {
         const double csf = static_cast<double>(sums.den[theta]) / den_unshift *
-                           std::pow(static_cast<double>(csf_weight_[scale][theta]), 3.0);
+                           libm::pow(static_cast<double>(csf_weight_[scale][theta]), 3.0);
         terms[theta] = cube_root(static_cast<float>(csf)) + noise;
     }
     s.den = terms[0] + terms[1] + terms[2];

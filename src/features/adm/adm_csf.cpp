@@ -1,5 +1,6 @@
 // ADM's CSF weights. The float and double types of every intermediate are
 // Netflix's: they decide the bits of the weights, hence of every score.
+#include "features/common/libm.h"
 #include "features/adm/adm_csf.h"
 
 #include <cerrno>
@@ -44,9 +45,9 @@ float watson_quant_step(int lambda, int theta, const CsfInputs& in)
 {
     const float r = pixels_per_degree(in);
     const float temp = static_cast<float>(
-        std::log10(std::pow(2.0, lambda + 1) * kWatsonF0 * kWatsonG[theta] / r));
+        libm::log10(libm::pow(2.0, lambda + 1) * kWatsonF0 * kWatsonG[theta] / r));
     const float kt = kWatsonK * temp * temp;  // float products, as Netflix
-    return static_cast<float>(2.0 * kWatsonA * std::pow(10.0, static_cast<double>(kt)) /
+    return static_cast<float>(2.0 * kWatsonA * libm::pow(10.0, static_cast<double>(kt)) /
                               kWatsonAmplitude[lambda][theta]);
 }
 
@@ -76,7 +77,7 @@ float lerp(float left_position, float left_value, float right_position, float ri
 float barten_rod_cone_sensitivity(float luminance)
 {
     return static_cast<float>(
-        kBartenSa[0] * std::pow(std::pow(kBartenSa[1] / luminance, static_cast<double>(kBartenSa[2])) + 1,
+        kBartenSa[0] * libm::pow(libm::pow(kBartenSa[1] / luminance, static_cast<double>(kBartenSa[2])) + 1,
                                 static_cast<double>(-kBartenSa[3])));
 }
 
@@ -84,13 +85,13 @@ float barten_mtf(float frequency)
 {
     float mtf = 0.0f;
     for (int i = 0; i < 4; ++i)
-        mtf = static_cast<float>(mtf + kBartenMtfA[i] * std::exp(static_cast<double>(-kBartenMtfB[i] * frequency)));
+        mtf = static_cast<float>(mtf + kBartenMtfA[i] * libm::exp(static_cast<double>(-kBartenMtfB[i] * frequency)));
     return mtf;
 }
 
 float barten_csf(int lambda, const CsfInputs& in, double scale)
 {
-    const float frequency = static_cast<float>(pixels_per_degree(in) / std::pow(2.0, lambda + 1));
+    const float frequency = static_cast<float>(pixels_per_degree(in) / libm::pow(2.0, lambda + 1));
     const double anchor_low = kBartenLuminanceAnchors[0];
     const double anchor_high = kBartenLuminanceAnchors[5];
     const double luminance = kBartenLuminance > anchor_high ? anchor_high
@@ -104,18 +105,18 @@ float barten_csf(int lambda, const CsfInputs& in, double scale)
             break;
         }
     }
-    const float left_position = static_cast<float>(std::log10(kBartenLuminanceAnchors[left]));
-    const float right_position = static_cast<float>(std::log10(kBartenLuminanceAnchors[right]));
-    const float position = static_cast<float>(std::log10(luminance));
+    const float left_position = static_cast<float>(libm::log10(kBartenLuminanceAnchors[left]));
+    const float right_position = static_cast<float>(libm::log10(kBartenLuminanceAnchors[right]));
+    const float position = static_cast<float>(libm::log10(luminance));
     float p[4];
     for (int k = 0; k < 4; ++k)
         p[k] = lerp(left_position, kBartenParams[left][k + 1], right_position, kBartenParams[right][k + 1], position);
 
     const float a =
-        static_cast<float>(1.0f + std::pow(static_cast<double>(p[0] * frequency), static_cast<double>(p[1])));
+        static_cast<float>(1.0f + libm::pow(static_cast<double>(p[0] * frequency), static_cast<double>(p[1])));
     const float b = static_cast<float>(
-        1.0f / std::pow(1 - std::exp(-std::pow(static_cast<double>(frequency / 7), 2.0)), static_cast<double>(p[2])));
-    const float csf = static_cast<float>(p[3] / std::pow(static_cast<double>(a * b), 0.5));
+        1.0f / libm::pow(1 - libm::exp(-libm::pow(static_cast<double>(frequency / 7), 2.0)), static_cast<double>(p[2])));
+    const float csf = static_cast<float>(p[3] / libm::pow(static_cast<double>(a * b), 0.5));
     return static_cast<float>(csf * barten_mtf(frequency) *
                               barten_rod_cone_sensitivity(static_cast<float>(kBartenLuminance)) * scale);
 }
@@ -127,9 +128,9 @@ float barten_csf(int lambda, const CsfInputs& in, double scale)
 // (the oblique effect: the eye is less sensitive to diagonal detail).
 float dlm_csf(int lambda, const CsfInputs& in, bool diagonal)
 {
-    float frequency = static_cast<float>(pixels_per_degree(in) / std::pow(2.0, lambda + 1));
+    float frequency = static_cast<float>(pixels_per_degree(in) / libm::pow(2.0, lambda + 1));
     if (diagonal) frequency = static_cast<float>(frequency / 0.7);
-    return static_cast<float>((0.31 + 0.69 * frequency) * std::exp(-0.29 * frequency));
+    return static_cast<float>((0.31 + 0.69 * frequency) * libm::exp(-0.29 * frequency));
 }
 
 // ---- Barten/Watson blend tables -------------------------------------------------
@@ -251,7 +252,7 @@ void dlm_csf_weights(int scale, const CsfInputs& in, float weights[3])
 void csf_fixed_weights(int scale, const CsfInputs& in, const float weights[3], std::uint32_t fixed[3])
 {
     if (scale > 0) {
-        for (int i = 0; i < 3; ++i) fixed[i] = x86_cast_uint32(weights[i] * std::pow(2.0, 32));
+        for (int i = 0; i < 3; ++i) fixed[i] = x86_cast_uint32(weights[i] * libm::pow(2.0, 32));
         return;
     }
     // Netflix hard-codes scale 0's Watson weights at the default distance.
@@ -263,9 +264,9 @@ void csf_fixed_weights(int scale, const CsfInputs& in, const float weights[3], s
         fixed[2] = 49417;
         return;
     }
-    fixed[0] = x86_cast_uint16(weights[0] * std::pow(2.0, 21));
-    fixed[1] = x86_cast_uint16(weights[1] * std::pow(2.0, 21));
-    fixed[2] = x86_cast_uint16(weights[2] * std::pow(2.0, 23));
+    fixed[0] = x86_cast_uint16(weights[0] * libm::pow(2.0, 21));
+    fixed[1] = x86_cast_uint16(weights[1] * libm::pow(2.0, 21));
+    fixed[2] = x86_cast_uint16(weights[2] * libm::pow(2.0, 23));
 }
 
 }  // namespace twinvmaf::adm

@@ -1,3 +1,4 @@
+#include "features/common/libm.h"
 #include "features/cambi/cambi.h"
 
 #include <algorithm>
@@ -223,17 +224,17 @@ double luminance(int code, const std::string& eotf)
         // ITU-R BT.1886 with Lw = 300 and Lb = 0.01 cd/m2, gamma 2.4, term by
         // term as Netflix (luminance_tools.c).
         constexpr double gamma = 2.4, lw = 300.0, lb = 0.01;
-        const double a = std::pow(std::pow(lw, 1.0 / gamma) - std::pow(lb, 1.0 / gamma), gamma);
-        const double b = std::pow(lb, 1.0 / gamma) / (std::pow(lw, 1.0 / gamma) - std::pow(lb, 1.0 / gamma));
-        return a * std::pow(std::max(v + b, 0.0), gamma);
+        const double a = libm::pow(libm::pow(lw, 1.0 / gamma) - libm::pow(lb, 1.0 / gamma), gamma);
+        const double b = libm::pow(lb, 1.0 / gamma) / (libm::pow(lw, 1.0 / gamma) - libm::pow(lb, 1.0 / gamma));
+        return a * libm::pow(std::max(v + b, 0.0), gamma);
     }
     if (eotf == "pq") {
         // SMPTE ST 2084.
         constexpr double m1 = 0.1593017578125, m2 = 78.84375;
         constexpr double c1 = 0.8359375, c2 = 18.8515625, c3 = 18.6875;
-        const double num = std::pow(v, 1.0 / m2) - c1;
-        const double den = c2 - c3 * std::pow(v, 1.0 / m2);
-        return 10000 * std::pow(std::max(num, 0.0) / den, 1.0 / m1);
+        const double num = libm::pow(v, 1.0 / m2) - c1;
+        const double den = c2 - c3 * libm::pow(v, 1.0 / m2);
+        return 10000 * libm::pow(std::max(num, 0.0) / den, 1.0 / m1);
     }
     throw Error("cambi: unknown eotf '" + eotf + "'; valid: bt1886, pq");
 }

@@ -1,4 +1,5 @@
 // Netflix's float kernels, scalers and separable filter (see float_filter.h).
+#include "features/common/libm.h"
 #include "features/common/float_filter.h"
 
 #include <algorithm>
@@ -82,7 +83,7 @@ std::vector<float> gaussian_taps(int window, float stdev)
     const int half = (window - 1) / 2;
     for (int i = 0; i < window; ++i) {
         const float x = static_cast<float>(i - half);
-        const float num = static_cast<float>(std::exp(-0.5 * x / stdev * x / stdev));
+        const float num = static_cast<float>(libm::exp(-0.5 * x / stdev * x / stdev));
         const float den = static_cast<float>(1 / (stdev * std::sqrt(2 * 3.14159265358979323846)));
         taps[i] = num / den;
         sum += taps[i];

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <string>
 
+#include "features/common/libm.h"
 #include "twinvmaf/error.h"
 
 namespace twinvmaf::float_psnr_scoring {
@@ -43,6 +44,6 @@ inline double nf_min(double a, double b) { return a < b ? a : b; }
 inline double nf_max(double a, double b) { return a > b ? a : b; }
 
 // The one log10 of the float PSNR scores (the C library's, as Netflix).
-inline double log10_libm(double x) { return std::log10(x); }
+inline double log10_libm(double x) { return libm::log10(x); }
 
 }  // namespace twinvmaf::float_psnr_scoring

@@ -1,12 +1,15 @@
-// The C library's transcendental functions as the float features call them
-// per sample: each one named once here, so that the CPU reference and its
-// GPU twin call the same function (DESIGN.md §1, "Twins").
+// The C library's transcendental functions as the features and the model
+// call them: each one named once here, so that the CPU reference and its
+// GPU twin call the same function (DESIGN.md §1, "Twins"), and so that every
+// machine computes x86-64 glibc's bits (an aarch64 libm rounds otherwise on
+// some arguments: issue 30). No feature calls std::pow, exp or log10.
 //
 // Netflix's scores are those of glibc's libm on x86-64 (the contract), so
 // these are our own host+device implementations of glibc 2.36's algorithms,
 // as glibc's x86-64 build selects them on a CPU with FMA and AVX2 (the
 // `*_fma` ifunc variants, fused multiply-adds where that build has them):
-// core/glibc_exp_pow.h, glibc_powf.h, glibc_sin_cos.h, glibc_atan2.h. They
+// core/glibc_exp_pow.h, glibc_powf.h, glibc_sin_cos.h, glibc_atan2.h,
+// glibc_log.h. They
 // return glibc's bits, not the correctly rounded ones (glibc differs from the
 // correct rounding on about 0.05 % of arguments, and those differences do
 // reach ciede's scores on natural video); tests/unit/test_glibc_*.cpp compare
@@ -23,6 +26,7 @@
 
 #include "core/glibc_atan2.h"
 #include "core/glibc_exp_pow.h"
+#include "core/glibc_log.h"
 #include "core/glibc_powf.h"
 #include "core/glibc_sin_cos.h"
 #include "core/host_device.h"
@@ -40,8 +44,7 @@ TV_HD double exp(double x) { return tv::glibc::exp(x); }
 TV_HD double sin(double x) { return tv::glibc::sin(x); }
 TV_HD double cos(double x) { return tv::glibc::cos(x); }
 TV_HD double atan2(double y, double x) { return tv::glibc::atan2(y, x); }
-// Host only (per-frame scores in collect()): no twin needs it on a device.
-inline double log10(double x) { return ::log10(x); }
+TV_HD double log10(double x) { return tv::glibc::log10(x); }
 
 // C's pow(x, 2) with x a float promoted to double: the exact square, which is
 // what GCC emits for it (x * x) and what any faithful pow returns.

@@ -1,3 +1,4 @@
+#include "features/common/libm.h"
 #include "features/psnr/psnr.h"
 
 #include <cfloat>
@@ -55,7 +56,7 @@ void PsnrExtractor::init(const VideoFormat& format)
             // Netflix divides by (w/2)*(h/2) in unsigned arithmetic.
             const unsigned pixels = format.plane_width(p) * format.plane_height(p);
             const double mse = settings_.min_sse / pixels;
-            psnr_max_[p] = std::ceil(10. * std::log10(static_cast<double>(peak_ * peak_) / mse));
+            psnr_max_[p] = std::ceil(10. * libm::log10(static_cast<double>(peak_ * peak_) / mse));
         } else {
             psnr_max_[p] = 6.0 * bpc + 12;
         }
@@ -87,7 +88,7 @@ void PsnrExtractor::collect(std::uint64_t index, const FrameScores& scores, Slot
             apsnr_pixels_[p] += pixels;
         }
         const double mse = static_cast<double>(sse) / pixels;
-        const double psnr = nf_min(10. * std::log10(peak_squared / nf_max(mse, 1e-16)), psnr_max_[p]);
+        const double psnr = nf_min(10. * libm::log10(peak_squared / nf_max(mse, 1e-16)), psnr_max_[p]);
         out.write(slot++, index, psnr);
         if (settings_.enable_mse) out.write(slot++, index, mse);
     }
@@ -99,11 +100,11 @@ void PsnrExtractor::flush(Collector& collector)
     // All three planes, as Netflix: a disabled chroma plane gives -inf (null).
     const std::uint32_t peak_squared = peak_ * peak_;
     for (int p = 0; p < 3; ++p) {
-        const double apsnr = 10 * (std::log10(static_cast<double>(peak_squared)) +
-                                   std::log10(static_cast<double>(apsnr_pixels_[p])) -
-                                   std::log10(static_cast<double>(apsnr_sse_[p])));
+        const double apsnr = 10 * (libm::log10(static_cast<double>(peak_squared)) +
+                                   libm::log10(static_cast<double>(apsnr_pixels_[p])) -
+                                   libm::log10(static_cast<double>(apsnr_sse_[p])));
         const double max_apsnr = std::ceil(
-            10 * std::log10(static_cast<double>(peak_squared * apsnr_pixels_[p] * 2)));
+            10 * libm::log10(static_cast<double>(peak_squared * apsnr_pixels_[p] * 2)));
         collector.set_aggregate(kApsnrNames[p], nf_min(apsnr, max_apsnr));
     }
 }

@@ -1,3 +1,4 @@
+#include "features/common/libm.h"
 #include "features/ssim/ssim.h"
 
 #include <algorithm>
@@ -82,12 +83,12 @@ double max_db(bool clip_db, unsigned bitdepth, unsigned width, unsigned height)
     const unsigned peak = (1u << bitdepth) - 1u;
     // As Netflix: the pixel count and peak^2 in unsigned arithmetic.
     const double mse = 0.5 / (width * height);
-    return std::ceil(10. * std::log10(peak * peak / mse));
+    return std::ceil(10. * libm::log10(peak * peak / mse));
 }
 
 double to_db(double score, double max_db)
 {
-    const double db = -10. * std::log10(1 - score);
+    const double db = -10. * libm::log10(1 - score);
     return db < max_db ? db : max_db;  // MIN(): max_db where db is NaN
 }
 
@@ -95,9 +96,9 @@ std::optional<double> ms_ssim_score(const float* l, const float* c, const float*
 {
     double product = 1.0;
     for (int i = 0; i < kMsScales; ++i) {
-        product *= std::pow(static_cast<double>(l[i]), static_cast<double>(kAlphas[i])) *
-                   std::pow(static_cast<double>(c[i]), static_cast<double>(kBetas[i])) *
-                   std::pow(static_cast<double>(s[i]), static_cast<double>(kGammas[i]));
+        product *= libm::pow(static_cast<double>(l[i]), static_cast<double>(kAlphas[i])) *
+                   libm::pow(static_cast<double>(c[i]), static_cast<double>(kBetas[i])) *
+                   libm::pow(static_cast<double>(s[i]), static_cast<double>(kGammas[i]));
         if (product == INFINITY) return std::nullopt;
     }
     return product;
