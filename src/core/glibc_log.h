@@ -19,11 +19,11 @@
 //   operations are written below as fused() (tv::fused_multiply_add: one
 //   rounding on host and device); every other operation is a plain IEEE
 //   one (our builds use -ffp-contract=off and --fmad=false).
-//   - main path, 9: r = z invc - 1 (the source's own fma); w = kd ln2hi +
+//   - main path, 8: r = z invc - 1 (the source's own fma); w = kd ln2hi +
 //     logc; lo = kd ln2lo + ((w - hi) + r); the polynomial's A1 + r A2,
 //     A3 + r A4, (A3 + r A4) r2 + (A1 + r A2), lo + r2 A0, and
 //     (r r2) p + (lo + r2 A0).
-//   - near 1, 16: the polynomial in nine (B1 + r B2, B4 + r B5, B7 + r B8,
+//   - near 1, 15: the polynomial in nine (B1 + r B2, B4 + r B5, B7 + r B8,
 //     each + r2 B3k, + r3 B10, then the two r3 steps) and y = r3 q + lo;
 //     rhi's r + r 2^27 and (r + w) - 2^27 r (both exact as the source's
 //     unfused steps would be); hi = r + rhi^2 B0, lo = (r - hi) + rhi^2 B0
