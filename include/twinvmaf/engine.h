@@ -64,6 +64,11 @@ struct SessionConfig {
     unsigned subsample = 1;
     // false: the models choose features but predict nothing (--no_prediction).
     bool predict = true;
+    // The pictures pushed will be in GPU memory (Picture::set_device_surface:
+    // libvmaf's CUDA pictures, a hardware decoder's frames), so no picture
+    // is pinned in host memory for uploads. Pictures of either kind are
+    // scored either way.
+    bool device_pictures = false;
 };
 
 // A pair of video files for Session::score().
@@ -94,6 +99,12 @@ struct Inputs {
     // format twinvmaf does not score (nv12, rgb24, ...) is an error, and so
     // are inputs of unlike formats.
     std::string pix_fmt;
+    // Where they are decoded: "none" (the host), "cuda" (NVDEC on the run's
+    // GPU, whose pictures stay in GPU memory: --backend cuda only, without
+    // scale or pix_fmt), or "auto" / empty (NVDEC when the run is on CUDA
+    // and neither scale nor pix_fmt is asked for, the host for what NVDEC
+    // cannot decode; else the host).
+    std::string hwdec;
 };
 
 struct ScoreCallbacks {

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace twinvmaf {
@@ -83,6 +84,30 @@ struct PictureRelease {
     void operator()(std::uint8_t* memory) const;
 };
 
+// A picture whose samples are in GPU memory: a hardware decoder's surface
+// (NVDEC's NV12, P010, YUV444P16) or a libvmaf CUDA picture. The GPU
+// backend copies its planes on the device into the file layout its twins
+// read; no byte goes through the host. The CPU backend cannot score it.
+struct DeviceSurface {
+    // Device addresses of the planes (plane[2] unused when chroma is
+    // interleaved) and their row pitches in bytes.
+    const void* plane[3] = {};
+    std::ptrdiff_t pitch[3] = {};
+    // NV12/P010: U and V alternate in plane[1] (each row holds
+    // stored_width(1) pairs).
+    bool chroma_interleaved = false;
+    // P010/P016/YUV444P16 hold `bitdepth` bits in the high bits of 16: each
+    // sample is shifted right by this much (16 - bitdepth), else 0.
+    unsigned sample_shift = 0;
+    // Only plane[0] holds samples (FFmpeg's libvmaf_cuda filter copies
+    // luma only): a run whose twins read chroma is refused.
+    bool luma_only = false;
+    // The GPU the memory is on.
+    int device = 0;
+    // Keeps the memory alive (and unchanged) while the picture is held.
+    std::shared_ptr<const void> owner;
+};
+
 class Picture {
 public:
     // `allocator` (nullptr: the heap) provides every buffer of this picture.
@@ -90,7 +115,13 @@ public:
     explicit Picture(const VideoFormat& format) { reset(format); }
 
     // (Re)allocates for `format`; keeps the buffer when it is large enough.
+    // Drops a device surface.
     void reset(const VideoFormat& format);
+    // Makes this a picture of `format` whose samples are `surface`'s, in GPU
+    // memory (the host buffer, if any, is kept for a later reset()).
+    void set_device_surface(const VideoFormat& format, DeviceSurface surface);
+    // The device surface, or nullptr for a picture in host memory.
+    const DeviceSurface* device_surface() const { return device_ ? &*device_ : nullptr; }
 
     const VideoFormat& format() const { return format_; }
     PlaneView plane(int index) const;
@@ -105,6 +136,7 @@ private:
     VideoFormat format_{};
     std::size_t capacity_ = 0;
     std::unique_ptr<std::uint8_t[], PictureRelease> buffer_{nullptr, PictureRelease{nullptr}};
+    std::optional<DeviceSurface> device_;
 };
 
 }  // namespace twinvmaf

@@ -102,6 +102,7 @@ Session Engine::open(const SessionConfig& config) const
     auto state = std::make_unique<Session::State>();
     state->engine = state_;
     state->subsample = std::max(1u, config.subsample);
+    state->device_pictures = config.device_pictures;
     auto data = std::make_shared<detail::ScoresData>();
     data->predict = config.predict;
     data->subsample = state->subsample;

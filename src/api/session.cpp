@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "api/session_state.h"
+#include "core/message_text.h"
 #include "core/startup_timeline.h"
 #include "io/video_reader.h"
 #include "model/predict.h"
@@ -35,6 +36,30 @@ DecodeOptions decode_options(const Inputs& inputs, bool reference, unsigned thre
     if (!reference && !inputs.scale.empty()) options.scale_flags = parse_scale_flags(inputs.scale, "--scale");
     options.threads = threads;
     return options;
+}
+
+// --hwdec: NVDEC decodes on the run's GPU when asked ("cuda"), or by default
+// ("auto", "") when the run is on CUDA and no host step (--scale, --pix_fmt)
+// is asked for; "auto" decodes on the host what NVDEC cannot decode.
+void set_hardware_decoding(DecodeOptions& options, const Inputs& inputs, Backend backend, int gpu)
+{
+    const std::string mode = inputs.hwdec.empty() ? "auto" : inputs.hwdec;
+    if (mode == "none") return;
+    if (mode != "cuda" && mode != "auto")
+        throw Error("--hwdec " + message_text(mode) + ": expected none, cuda or auto");
+    const bool host_step = !inputs.scale.empty() || !inputs.pix_fmt.empty();
+    if (mode == "cuda") {
+        if (backend != Backend::kCuda)
+            throw Error("--hwdec cuda: NVDEC's pictures stay in GPU memory, which only --backend cuda scores (this "
+                        "run is on " + std::string(backend_name(backend)) + ")");
+        if (host_step)
+            throw Error("--hwdec cuda: --scale and --pix_fmt are host steps; give --hwdec none with them");
+    } else if (backend != Backend::kCuda || host_step) {
+        return;
+    }
+    options.hardware = HardwareDecoding::kCuda;
+    options.gpu = gpu;
+    options.hardware_fallback = mode == "auto";
 }
 
 // The two inputs must have one format; the message says which flag would
@@ -72,6 +97,7 @@ PipelineConfig Session::State::pipeline_config() const
     config.gpu_device = engine->config.gpu;
     config.feature_options = configs;
     config.device_cache = &engine->device_cache;
+    config.device_pictures = device_pictures;
     return config;
 }
 
@@ -111,8 +137,10 @@ Scores Session::score(const Inputs& inputs, const ScoreCallbacks& callbacks)
     // libavcodec's threads: on the CPU at most --threads, as the readers
     // (batch farms run many --threads 1 jobs side by side).
     const unsigned decode_threads = s.backend == Backend::kCpu ? s.engine->config.threads : 0;
-    const DecodeOptions ref_decode = decode_options(inputs, true, decode_threads);
+    DecodeOptions ref_decode = decode_options(inputs, true, decode_threads);
     DecodeOptions dis_decode = decode_options(inputs, false, decode_threads);
+    set_hardware_decoding(ref_decode, inputs, s.backend, s.engine->config.gpu);
+    set_hardware_decoding(dis_decode, inputs, s.backend, s.engine->config.gpu);
     auto reference = open_video(inputs.reference, inputs.raw_format, ref_decode);
     if (!inputs.scale.empty()) dis_decode.scale_to = std::pair(reference->format().width, reference->format().height);
     auto distorted = open_video(inputs.distorted, inputs.raw_format, dis_decode);
@@ -124,6 +152,7 @@ Scores Session::score(const Inputs& inputs, const ScoreCallbacks& callbacks)
     config.frame_cnt = inputs.frame_cnt;
     config.skip_ref = inputs.skip_ref;
     config.skip_dist = inputs.skip_dist;
+    config.device_pictures = reference->device_pictures() && distorted->device_pictures();
     config.progress = callbacks.progress;
     config.warn = callbacks.warn;
     s.pipeline = std::make_unique<Pipeline>(std::move(s.extractors), config);

@@ -30,6 +30,7 @@ struct Session::State {
     std::vector<std::string> output_names;
     Backend backend = Backend::kCpu;
     unsigned subsample = 1;
+    bool device_pictures = false;  // SessionConfig::device_pictures
     std::shared_ptr<detail::ScoresData> data;
     std::unique_ptr<Pipeline> pipeline;
     bool used = false;      // score() or start() called

@@ -124,7 +124,8 @@ void score_pair(const Engine& engine, const SessionConfig& session_config, const
                         .reference_stream = settings.ref_stream,
                         .distorted_stream = settings.dist_stream,
                         .scale = settings.scale,
-                        .pix_fmt = settings.pix_fmt};
+                        .pix_fmt = settings.pix_fmt,
+                        .hwdec = settings.hwdec};
     const auto pipeline_started = std::chrono::steady_clock::now();
     std::optional<Scores> scored;
     try {
@@ -165,6 +166,12 @@ void score_pair(const Engine& engine, const SessionConfig& session_config, const
             std::fprintf(stderr, "twinvmaf: %sdevice ms/frame: upload %.4f", label.c_str(), gpu.upload_ms / n);
             for (const auto& [feature, ms] : gpu.twin_ms) std::fprintf(stderr, ", %s %.4f", feature.c_str(), ms / n);
             std::fprintf(stderr, ", readback %.4f\n", gpu.readback_ms / n);
+            // Where the pictures came from: uploaded from the host, or copied
+            // on the device from a decoder's surface (--hwdec cuda).
+            std::fprintf(stderr, "twinvmaf: %sflow: %llu uploads, %llu device copies, %llu readbacks, %llu host waits\n",
+                         label.c_str(), static_cast<unsigned long long>(gpu.uploads),
+                         static_cast<unsigned long long>(gpu.device_copies),
+                         static_cast<unsigned long long>(gpu.readbacks), static_cast<unsigned long long>(gpu.host_waits));
             const double total_ms =
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
             const double seconds = scores.seconds();

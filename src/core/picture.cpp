@@ -81,6 +81,7 @@ void PictureRelease::operator()(std::uint8_t* memory) const
 
 void Picture::reset(const VideoFormat& format)
 {
+    device_.reset();
     format_ = format;
     const std::size_t needed = format.frame_bytes();
     if (needed > capacity_) {
@@ -91,6 +92,12 @@ void Picture::reset(const VideoFormat& format)
         buffer_ = std::unique_ptr<std::uint8_t[], PictureRelease>(memory, PictureRelease{allocator_});
         capacity_ = needed;
     }
+}
+
+void Picture::set_device_surface(const VideoFormat& format, DeviceSurface surface)
+{
+    format_ = format;
+    device_ = std::move(surface);
 }
 
 PlaneView Picture::plane(int index) const

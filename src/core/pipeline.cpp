@@ -40,6 +40,7 @@ GpuStats stats_of_this_run(GpuStats now, const GpuStats& before, bool reused)
 {
     now.frames -= before.frames;
     now.uploads -= before.uploads;
+    now.device_copies -= before.device_copies;
     now.readbacks -= before.readbacks;
     now.host_waits -= before.host_waits;
     now.upload_ms -= before.upload_ms;
@@ -159,8 +160,11 @@ void Pipeline::begin(const VideoFormat& format, Collector& collector)
     run->window = run->on_gpu ? gpu_engine_depth(run->history) : std::size_t{run->threads} * 2 - (run->threads == 1);
     run->read_ahead = !run->on_gpu && run->threads == 1 ? kReadAheadOneThread : kReadAhead;
 
-    // GPU pictures live in pinned memory (uploads need no staging copy).
-    if (run->on_gpu && config_.device_cache)
+    // GPU pictures live in pinned memory (uploads need no staging copy),
+    // unless they are on the device already.
+    if (config_.device_pictures)
+        run->pool = std::make_shared<PicturePool>(nullptr);
+    else if (run->on_gpu && config_.device_cache)
         run->pool = config_.device_cache->pool(config_.backend, config_.gpu_device, format);
     else
         run->pool = std::make_shared<PicturePool>(
@@ -199,8 +203,9 @@ void Pipeline::prepare(std::optional<std::uint64_t> frames)
         r.engine = config_.device_cache ? config_.device_cache->take_engine(r.shape, make) : make();
         r.engine_before = r.engine->stats();
         const auto pinning = Clock::now();
-        r.startup.pinned_pictures =
-            r.pool->top_up(static_cast<std::size_t>(needed), r.format, default_read_threads());
+        if (!config_.device_pictures)
+            r.startup.pinned_pictures =
+                r.pool->top_up(static_cast<std::size_t>(needed), r.format, default_read_threads());
         r.startup.pinned_ms = ms_since(pinning);
         startup::mark("pinned pictures");
         r.startup.startup_ms = ms_since(start);
@@ -292,6 +297,10 @@ void Pipeline::push(std::shared_ptr<const Picture> ref, std::shared_ptr<const Pi
         throw Error("frame " + std::to_string(r.pushed) + ": the pictures are " + ref->format().describe() +
                     " and " + dis->format().describe() + ", but this run scores " + r.format.describe());
 
+    if (!r.engine && (ref->device_surface() || dis->device_surface()))
+        throw Error("frame " + std::to_string(r.pushed) +
+                    ": the pictures are in GPU memory (decoded by the GPU, or CUDA pictures), which the cpu backend "
+                    "cannot read; score them on the GPU (--backend cuda) or decode on the host (--hwdec none)");
     if (r.pushed == 0) startup::mark("first frame read");
     try {
         auto job = std::make_shared<Job>();

@@ -51,6 +51,9 @@ struct PipelineConfig {
     Backend backend = Backend::kCpu;
     int gpu_device = 0;
     std::vector<OptionValues> feature_options;
+    // The pictures will be in GPU memory (DeviceSurface: a hardware
+    // decoder's), so none is pinned in host memory for uploads.
+    bool device_pictures = false;
     // GPU resources kept from one run to the next (the engine with its
     // streams and twins, pinned pictures); nullptr: made for this run only.
     DeviceCache* device_cache = nullptr;

@@ -11,6 +11,7 @@
 #include "gpu/device_array.h"
 #include "gpu/device_twin.h"
 #include "gpu/gpu_engine.h"
+#include "gpu/surface_copy.h"
 
 namespace twinvmaf {
 
@@ -108,7 +109,9 @@ public:
         if (device < 0 || device >= count)
             throw Error(std::string("--gpu ") + std::to_string(device) + ": " + std::to_string(count) + " " +
                         TWINVMAF_GPU_API_NAME + " device(s) present");
-        check(gpuSetDevice(device), "set device");  // creates the device's primary context
+        // The device's primary context (created here), unless the caller
+        // made its own context current (libvmaf's CUDA API).
+        if (!gpu_caller_context) check(gpuSetDevice(device), "set device");
         startup::mark("context");
         for (const OptionValues& options : features) {
             twins_.push_back(make_twin(options, format));
@@ -141,6 +144,7 @@ public:
             slots_.push_back(std::move(slot));
         }
         if (timing_) check(gpuEventCreate(&first_upload_, 0), "event creation");
+        check(gpuEventCreate(&legacy_done_, gpuEventDisableTiming), "event creation");
         startup::mark("streams and slots");
         stats_.setup_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setup_start).count();
@@ -157,6 +161,7 @@ public:
         }
         slots_.clear();
         if (first_upload_) (void)gpuEventDestroy(first_upload_);
+        if (legacy_done_) (void)gpuEventDestroy(legacy_done_);
         for (gpuStream_t stream : all_streams())
             if (stream) (void)gpuStreamDestroy(stream);
     }
@@ -180,9 +185,9 @@ public:
         const std::size_t bytes = upload_bytes_;
         if (timing_ && stats_.frames == 0) check(gpuEventRecord(first_upload_, copy_stream_), "event record");
         mark(slot, kUploadBegin, copy_stream_);
-        check(gpuMemcpyAsync(slot.ref.get(), ref.bytes(), bytes, gpuMemcpyHostToDevice, copy_stream_), "upload");
-        check(gpuMemcpyAsync(slot.dis.get(), dis.bytes(), bytes, gpuMemcpyHostToDevice, copy_stream_), "upload");
-        stats_.uploads += 2;
+        if (ref.device_surface() || dis.device_surface()) wait_for_legacy_stream();
+        bring_in(ref, slot.ref.get(), bytes);
+        bring_in(dis, slot.dis.get(), bytes);
         mark(slot, kUploadEnd, copy_stream_);
         check(gpuEventRecord(slot.uploaded, copy_stream_), "event record");
 
@@ -243,6 +248,33 @@ public:
     GpuStats stats() const override { return stats_; }
 
 private:
+    // A picture into a slot's frame on the copy stream: uploaded from host
+    // memory, or copied on the device from a device surface (a decoder's,
+    // or a libvmaf CUDA picture), which never goes through the host.
+    void bring_in(const Picture& picture, std::uint8_t* frame, std::size_t bytes)
+    {
+        const DeviceSurface* surface = picture.device_surface();
+        if (!surface) {
+            check(gpuMemcpyAsync(frame, picture.bytes(), bytes, gpuMemcpyHostToDevice, copy_stream_), "upload");
+            ++stats_.uploads;
+            return;
+        }
+        if (surface->device != device_)
+            throw Error("a picture in the memory of GPU " + std::to_string(surface->device) +
+                        " cannot be scored on GPU " + std::to_string(device_) + " (--gpu)");
+        if (std::string why = surface_refusal(*surface, format_, bytes); !why.empty()) throw Error(why);
+        enqueue_surface_copy(*surface, format_, bytes, frame, copy_stream_);
+        ++stats_.device_copies;
+    }
+    // Hardware decoders (FFmpeg's NVDEC) write their pictures on the legacy
+    // default stream, with which the engine's non-blocking streams do not
+    // synchronise: the copy stream waits for what was enqueued there so far.
+    void wait_for_legacy_stream()
+    {
+        check(gpuEventRecord(legacy_done_, nullptr), "event record");
+        check(gpuStreamWaitEvent(copy_stream_, legacy_done_), "stream wait");
+    }
+
     // Timing marks of a slot: these four, then begin/end per twin.
     enum Mark : std::size_t { kUploadBegin, kUploadEnd, kReadbackBegin, kReadbackEnd, kTwinMarks };
 
@@ -291,6 +323,7 @@ private:
     unsigned depth_ = 0;
     unsigned history_ = 0;
     gpuEvent_t first_upload_ = nullptr;  // timing only: start of the device span
+    gpuEvent_t legacy_done_ = nullptr;   // wait_for_legacy_stream()
     gpuStream_t copy_stream_ = nullptr;
     gpuStream_t result_stream_ = nullptr;
     std::vector<gpuStream_t> twin_streams_;

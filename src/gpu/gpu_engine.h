@@ -21,10 +21,17 @@
 
 namespace twinvmaf {
 
+// True while the calling thread has a CUDA context current that its caller
+// chose (libvmaf's CUDA API: FFmpeg's own device context, capi::CudaScope).
+// An engine made on this thread then runs in that context instead of making
+// the device's primary context current.
+inline thread_local bool gpu_caller_context = false;
+
 // Counters that prove the frame flow (tests assert them per frame).
 struct GpuStats {
     std::uint64_t frames = 0;
-    std::uint64_t uploads = 0;     // host-to-device copies
+    std::uint64_t uploads = 0;     // host-to-device copies of pictures
+    std::uint64_t device_copies = 0;  // pictures taken from device memory (DeviceSurface)
     std::uint64_t readbacks = 0;   // device-to-host copies
     std::uint64_t host_waits = 0;  // times the host blocked on the device
     // With timing on (TWINVMAF_GPU_TIMING=1): device milliseconds summed over

@@ -53,7 +53,10 @@ void check_sample_range(const Picture& picture, const std::string& what, std::ui
                         std::size_t offset, std::size_t length)
 {
     const std::uint16_t mask = sample_range_mask(picture.format().bitdepth);
-    if (mask == 0) return;
+    // A picture in GPU memory is a decoder's (its samples are the codec's,
+    // within its depth by construction) or a libvmaf CUDA picture (Netflix's
+    // CUDA path checks none either): nothing here can read it.
+    if (mask == 0 || picture.device_surface()) return;
     if (sample_bits()(picture.bytes() + offset, length & ~std::size_t{1}, mask))
         throw_sample_range_error(picture, what, frame, offset, length);
 }
