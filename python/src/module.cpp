@@ -43,11 +43,11 @@ std::string python_wording(const std::string& message)
 {
     static const std::pair<std::regex, const char*> kRewrites[] = {
         {std::regex(R"(--model \.\.\.:name=)"), R"(models=["...:name=..."])"},
-        {std::regex(R"(--(backend|scale|pix_fmt) ([A-Za-z0-9_.]+))"), R"($1="$2")"},
+        {std::regex(R"(--(backend|scale|pix_fmt|hwdec) ([A-Za-z0-9_.]+))"), R"($1="$2")"},
         {std::regex(R"(--(gpu|subsample|threads) (-?[0-9]+))"), "$1=$2"},
         {std::regex(R"(--(model|feature) )"), "$1 "},
         {std::regex(R"((^|[^\w-])-[a-z]/--)"), "$1--"},  // -w/--width
-        {std::regex(R"(--(width|height|pixel_format|bitdepth|gpu|backend|threads|subsample|scale|pix_fmt|)"
+        {std::regex(R"(--(width|height|pixel_format|bitdepth|gpu|backend|threads|subsample|scale|pix_fmt|hwdec|)"
                     R"(ref_stream|dist_stream|frame_cnt|frame_skip_ref|frame_skip_dist|precision|no_prediction)\b)"),
          "$1"},
         {std::regex(R"(--(model|feature)\b)"), "$1"},
@@ -352,10 +352,11 @@ PYBIND11_MODULE(_twinvmaf, m)
         .def("score", [](Session& session, const std::string& reference, const std::string& distorted,
                          std::optional<py::tuple> raw_format, std::uint64_t frame_cnt, std::uint64_t skip_ref,
                          std::uint64_t skip_dist, py::object progress, std::optional<unsigned> ref_stream,
-                         std::optional<unsigned> dist_stream, const std::string& scale, const std::string& pix_fmt) {
+                         std::optional<unsigned> dist_stream, const std::string& scale, const std::string& pix_fmt,
+                         const std::string& hwdec) {
             Inputs inputs{.reference = reference, .distorted = distorted, .frame_cnt = frame_cnt,
                           .skip_ref = skip_ref, .skip_dist = skip_dist, .reference_stream = ref_stream,
-                          .distorted_stream = dist_stream, .scale = scale, .pix_fmt = pix_fmt};
+                          .distorted_stream = dist_stream, .scale = scale, .pix_fmt = pix_fmt, .hwdec = hwdec};
             if (raw_format)
                 inputs.raw_format = video_format((*raw_format)[0].cast<unsigned>(), (*raw_format)[1].cast<unsigned>(),
                                                  (*raw_format)[2].cast<std::string>(), (*raw_format)[3].cast<unsigned>());
@@ -369,7 +370,8 @@ PYBIND11_MODULE(_twinvmaf, m)
             relay.finished(scores->frames());
             return *scores;
         }, "reference"_a, "distorted"_a, "raw_format"_a, "frame_cnt"_a, "skip_ref"_a, "skip_dist"_a, "progress"_a,
-           "ref_stream"_a = py::none(), "dist_stream"_a = py::none(), "scale"_a = "", "pix_fmt"_a = "")
+           "ref_stream"_a = py::none(), "dist_stream"_a = py::none(), "scale"_a = "", "pix_fmt"_a = "",
+           "hwdec"_a = "")
         .def("start", [](Session& session, unsigned width, unsigned height, const std::string& pixel_format,
                          unsigned bitdepth) {
             const VideoFormat format = video_format(width, height, pixel_format, bitdepth);

@@ -282,7 +282,7 @@ class Scores:
 
 
 _FILE_INPUTS = ("width", "height", "pixel_format", "bitdepth", "frame_cnt", "frame_skip_ref", "frame_skip_dist",
-                "progress", "ref_stream", "dist_stream", "scale", "pix_fmt")
+                "progress", "ref_stream", "dist_stream", "scale", "pix_fmt", "hwdec")
 _FRAME_INPUTS = ("width", "height", "pixel_format", "bitdepth", "frame_cnt", "frame_skip_ref", "frame_skip_dist",
                  "progress")
 _END = object()
@@ -317,7 +317,7 @@ class Session:
 
     def score(self, reference, distorted, *, width=None, height=None, pixel_format=None, bitdepth=None,
               frame_cnt=0, frame_skip_ref=0, frame_skip_dist=0, progress=None, ref_stream=None,
-              dist_stream=None, scale=None, pix_fmt=None):
+              dist_stream=None, scale=None, pix_fmt=None, hwdec=None):
         """Scores two files (.y4m; raw .yuv needs width, height, pixel_format,
         bitdepth; compressed video such as .mp4, .mkv, .webm, .ivf is decoded
         with FFmpeg's libraries, every frame in presentation order).
@@ -325,8 +325,10 @@ class Session:
         stream (as ffmpeg's -map 0:V:N; default the first); scale names the
         libswscale filter ("bicubic", "lanczos", ...) that scales a distorted
         of another size to the reference's; pix_fmt ("yuv420p", ...)
-        converts pictures of another pixel format (the CLI's --ref_stream,
-        --dist_stream, --scale, --pix_fmt; docs/decoding.md).
+        converts pictures of another pixel format; hwdec ("none", "cuda",
+        "auto": the default) says where to decode, "cuda" being NVDEC into
+        GPU memory for backend="cuda" (the CLI's --ref_stream,
+        --dist_stream, --scale, --pix_fmt, --hwdec; docs/decoding.md).
         progress: None (a bar when stderr is a terminal or in a notebook),
         True, False, or a callable(frames_done, total_or_None); see twinvmaf._progress."""
         reference, distorted = _checks.path("reference", reference), _checks.path("distorted", distorted)
@@ -342,9 +344,13 @@ class Session:
                   (("frame_cnt", frame_cnt), ("frame_skip_ref", frame_skip_ref), ("frame_skip_dist", frame_skip_dist))]
         streams = [_checks.optional_integer(k, v) for k, v in (("ref_stream", ref_stream), ("dist_stream", dist_stream))]
         scale, pix_fmt = _checks.optional_text("scale", scale), _checks.optional_text("pix_fmt", pix_fmt)
+        hwdec = _checks.optional_text("hwdec", hwdec)
+        if hwdec not in (None, "none", "cuda", "auto"):
+            raise ArgumentError(f"hwdec={hwdec!r}: expected 'none', 'cuda' or 'auto'")
         relay = _Progress(_checks.progress(progress), _os.path.basename(distorted), "frame")
         try:
-            core = self._core.score(reference, distorted, raw, *counts, relay, *streams, scale or "", pix_fmt or "")
+            core = self._core.score(reference, distorted, raw, *counts, relay, *streams, scale or "", pix_fmt or "",
+                                    hwdec or "")
         finally:
             relay.close()
         return Scores(core)

@@ -39,6 +39,7 @@ enum LongOnly {
     kDistStream,
     kScale,
     kPixFmt,
+    kHwdec,
 };
 
 const option kLongOptions[] = {
@@ -71,6 +72,7 @@ const option kLongOptions[] = {
     {"dist_stream", required_argument, nullptr, kDistStream},
     {"scale", required_argument, nullptr, kScale},
     {"pix_fmt", required_argument, nullptr, kPixFmt},
+    {"hwdec", required_argument, nullptr, kHwdec},
     {"no_prediction", no_argument, nullptr, 'n'},
     {"version", no_argument, nullptr, 'v'},
     {"quiet", no_argument, nullptr, 'q'},
@@ -316,6 +318,12 @@ presentation order, no frame-rate conversion; Y4M and .yuv are read as they are)
                               to this one (yuv420p, yuv422p10le, ...; as ffmpeg
                               -pix_fmt); without it a format twinvmaf does not
                               score (nv12, rgb24, ...) or a mismatch is an error
+ --hwdec none|cuda|auto:      where to decode: cuda decodes with the GPU's
+                              NVDEC into GPU memory, scored there with no copy
+                              through the host (--backend cuda only, without
+                              --scale/--pix_fmt); auto (default) does so when
+                              the run is on CUDA, on the host otherwise and for
+                              what NVDEC cannot decode; none: always the host
 Scoring:
  --model/-m $params:          model, colon-delimited: version=<built-in> or
                               path=<file.json>, name=, disable_clip,
@@ -423,6 +431,11 @@ ParseResult parse_arguments(int argc, char** argv)
                 throw UsageError(e.what());
             }
             (code == kScale ? s.scale : s.pix_fmt) = optarg;
+            break;
+        case kHwdec:
+            if (std::strcmp(optarg, "none") && std::strcmp(optarg, "cuda") && std::strcmp(optarg, "auto"))
+                throw UsageError("--hwdec " + message_text(optarg) + ": expected none, cuda or auto");
+            s.hwdec = optarg;
             break;
         case 'n': s.no_prediction = true; break;
         case 'q': s.quiet = true; break;

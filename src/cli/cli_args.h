@@ -56,6 +56,7 @@ struct Settings {
     std::optional<unsigned> dist_stream; // --dist_stream N
     std::string scale;                   // --scale FILTER
     std::string pix_fmt;                 // --pix_fmt FORMAT
+    std::string hwdec = "auto";          // --hwdec none|cuda|auto
 };
 
 // What main() should do after parsing.

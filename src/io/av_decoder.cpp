@@ -211,17 +211,78 @@ bool AvDemuxer::read(AVPacket* packet, std::uint64_t frame)
     }
 }
 
-AvVideoDecoder::AvVideoDecoder(AvDemuxer& demuxer, unsigned threads) : demuxer_(demuxer)
+AvVideoDecoder::AvVideoDecoder(AvDemuxer& demuxer, unsigned threads, HardwareChoice hardware) : demuxer_(demuxer)
 {
     try {
-        open(threads);
+        open(threads, hardware);
     } catch (...) {
         close();
         throw;
     }
 }
 
-void AvVideoDecoder::open(unsigned threads)
+// libavcodec offers the formats it can decode into, the hardware ones
+// first: NVDEC's CUDA frames, or without them the host format (with
+// fallback) or nothing (an error that says why).
+AVPixelFormat AvVideoDecoder::choose_format(AVCodecContext* context, const AVPixelFormat* offered)
+{
+    auto& self = *static_cast<AvVideoDecoder*>(context->opaque);
+    const Library& av = library(self.demuxer_.path());
+    AVPixelFormat host = AV_PIX_FMT_NONE;
+    for (const AVPixelFormat* format = offered; *format != AV_PIX_FMT_NONE; ++format) {
+        if (*format == AV_PIX_FMT_CUDA) return *format;
+        const AVPixFmtDescriptor* d = av.av_pix_fmt_desc_get(*format);
+        if (host == AV_PIX_FMT_NONE && d && !(d->flags & AV_PIX_FMT_FLAG_HWACCEL)) host = *format;
+    }
+    if (self.hardware_fallback_) return host;
+    const char* name = av.av_get_pix_fmt_name(context->sw_pix_fmt);
+    self.hardware_refusal_ = std::string("NVDEC cannot decode this ") + self.codec_name() + " stream (" +
+                             (name ? name : "unknown format") +
+                             ", profile " + std::to_string(context->profile) + ") on this GPU";
+    return AV_PIX_FMT_NONE;
+}
+
+bool AvVideoDecoder::open_hardware(const AVCodec*& codec, HardwareChoice hardware, std::string& why)
+{
+    const Library& av = library(demuxer_.path());
+    // FFmpeg's own decoder of the codec carries its hwaccels (Debian picks
+    // libdav1d for AV1 by default, which has none).
+    const AVCodec* native = codec;
+    if (codec->id == AV_CODEC_ID_AV1) {
+        if (const AVCodec* av1 = av.avcodec_find_decoder_by_name("av1")) native = av1;
+    }
+    bool has_cuda = false;
+    for (int i = 0;; ++i) {
+        const AVCodecHWConfig* config = av.avcodec_get_hw_config(native, i);
+        if (!config) break;
+        if (config->device_type == AV_HWDEVICE_TYPE_CUDA && (config->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX))
+            has_cuda = true;
+    }
+    if (!has_cuda) {
+        why = std::string("this FFmpeg has no NVDEC decoder for ") + av.avcodec_get_name(codec->id);
+        return false;
+    }
+    AVDictionary* options = nullptr;
+    // The primary context: the one the GPU backend's runtime uses, so that
+    // the twins read the decoded surfaces in their own context.
+    av.av_dict_set(&options, "primary_ctx", "1", 0);
+    clear_logged_error();
+    const int status = av.av_hwdevice_ctx_create(&device_, AV_HWDEVICE_TYPE_CUDA,
+                                                 std::to_string(hardware.gpu).c_str(), options, 0);
+    av.av_dict_free(&options);
+    if (status < 0) {
+        why = with_logged("cannot open CUDA device " + std::to_string(hardware.gpu) + " for NVDEC: " +
+                          error_text(status));
+        device_ = nullptr;
+        return false;
+    }
+    // FFmpeg's native AV1 decoder decodes in hardware only: no host fallback.
+    if (native != codec) hardware_fallback_ = false;
+    codec = native;
+    return true;
+}
+
+void AvVideoDecoder::open(unsigned threads, HardwareChoice hardware)
 {
     AvDemuxer& demuxer = demuxer_;
     const std::string& path = demuxer.path();
@@ -245,6 +306,12 @@ void AvVideoDecoder::open(unsigned threads)
         }
         throw Error(path + ": this FFmpeg has no decoder for the video stream's codec (" + what + ")");
     }
+    if (hardware.cuda) {
+        std::string why;
+        hardware_fallback_ = hardware.fallback;
+        if (!open_hardware(codec, hardware, why) && !hardware.fallback)
+            throw Error(path + ": --hwdec cuda: " + why + "; decode on the host with --hwdec none");
+    }
     context_ = av.avcodec_alloc_context3(codec);
     packet_ = av.av_packet_alloc();
     if (!context_ || !packet_) throw Error(path + ": out of memory for FFmpeg's decoder");
@@ -252,6 +319,14 @@ void AvVideoDecoder::open(unsigned threads)
     if (status < 0) fail("cannot set up the decoder", status);
     context_->pkt_timebase = demuxer.stream().time_base;
     context_->thread_count = static_cast<int>(threads);
+    if (device_) {
+        context_->hw_device_ctx = av.av_buffer_ref(device_);
+        if (!context_->hw_device_ctx) throw Error(path + ": out of memory for FFmpeg's decoder");
+        context_->opaque = this;
+        context_->get_format = choose_format;
+        // NVDEC does the decoding; more threads only add frame delay.
+        context_->thread_count = 1;
+    }
     // A damaged stream is an error rather than pictures concealed in silence.
     context_->err_recognition |= AV_EF_EXPLODE;
     clear_logged_error();
@@ -266,12 +341,17 @@ void AvVideoDecoder::close()
     const Library& av = library("");
     av.av_packet_free(&packet_);
     av.avcodec_free_context(&context_);
+    av.av_buffer_unref(&device_);
 }
+
+int AvVideoDecoder::software_format() const { return context_->sw_pix_fmt; }
 
 const char* AvVideoDecoder::codec_name() const { return context_->codec ? context_->codec->name : "?"; }
 
 void AvVideoDecoder::fail(const std::string& what, int code) const
 {
+    if (!hardware_refusal_.empty())
+        throw Error(demuxer_.path() + ": --hwdec cuda: " + hardware_refusal_ + "; decode on the host with --hwdec none");
     throw Error(with_logged(demuxer_.path() + ": frame " + std::to_string(pictures_) + ": " + what + ": " +
                             error_text(code)));
 }

@@ -74,10 +74,21 @@ private:
     int stream_index_ = -1;
 };
 
+// Where an AvVideoDecoder decodes: DecodeOptions' hardware, gpu and
+// hardware_fallback.
+struct HardwareChoice {
+    bool cuda = false;
+    int gpu = 0;
+    bool fallback = false;
+};
+
 class AvVideoDecoder {
 public:
     // A decoder for `demuxer`'s stream; `threads` as DecodeOptions::threads.
-    AvVideoDecoder(AvDemuxer& demuxer, unsigned threads);
+    // With hardware.cuda, NVDEC decodes into CUDA frames (AV_PIX_FMT_CUDA,
+    // in the device's primary context); a stream it cannot decode is an
+    // error, or with hardware.fallback decoded on the host.
+    AvVideoDecoder(AvDemuxer& demuxer, unsigned threads, HardwareChoice hardware = {});
     ~AvVideoDecoder();
     AvVideoDecoder(const AvVideoDecoder&) = delete;
     AvVideoDecoder& operator=(const AvVideoDecoder&) = delete;
@@ -88,9 +99,16 @@ public:
     bool receive(AVFrame* frame);
     std::uint64_t pictures() const { return pictures_; }
     const char* codec_name() const;
+    // The pixel format of the stream's pictures as the codec has them (for
+    // CUDA frames, what their samples hold: yuv420p10le for P010).
+    int software_format() const;
 
 private:
-    void open(unsigned threads);
+    void open(unsigned threads, HardwareChoice hardware);
+    // NVDEC's decoder for `codec`'s stream, set up on `context_`, or false
+    // (with `why` filled) when this FFmpeg or this GPU has none.
+    bool open_hardware(const AVCodec*& codec, HardwareChoice hardware, std::string& why);
+    static AVPixelFormat choose_format(AVCodecContext* context, const AVPixelFormat* offered);
     void close();
     [[noreturn]] void fail(const std::string& what, int code) const;
 
@@ -99,6 +117,11 @@ private:
     AVPacket* packet_ = nullptr;
     bool draining_ = false;
     std::uint64_t pictures_ = 0;
+    AVBufferRef* device_ = nullptr;  // the CUDA device of NVDEC decoding
+    // Host decoding when NVDEC takes no format, unless the decoder is one
+    // that decodes only in hardware (FFmpeg's native AV1 decoder).
+    bool hardware_fallback_ = false;
+    std::string hardware_refusal_;   // why NVDEC took no format (choose_format)
 };
 
 }  // namespace twinvmaf::av

@@ -75,8 +75,13 @@ public:
     bool read(Picture& picture) override;
     void skip(std::uint64_t count) override;
     bool decoded() const override { return true; }
+    bool device_pictures() const override { return on_device_; }
 
 private:
+    // NVDEC's CUDA frames: the layout of their samples (set_up_device()),
+    // and each one handed over as a DeviceSurface (read()).
+    void set_up_device(const DecodeOptions& options);
+    void hand_over(Picture& picture);
     // The next decoded picture into frame_; false at the end.
     bool next_picture();
     void check_same_as_first() const;
@@ -104,12 +109,18 @@ private:
     double frame_rate_ = 0;
     std::int64_t grid_origin_ = AV_NOPTS_VALUE;
     std::uint64_t grid_origin_picture_ = 0;
+    // CUDA frames (--hwdec cuda): how their planes hold the samples.
+    bool on_device_ = false;
+    int gpu_ = 0;
+    bool chroma_interleaved_ = false;
+    unsigned sample_shift_ = 0;
 };
 
 AvReader::AvReader(InputFile file, std::string head, const DecodeOptions& options)
     : av_(av::library(file.path())),
       demuxer_(std::move(file), std::move(head), options.stream, options.stream_option),
-      decoder_(demuxer_, options.threads),
+      decoder_(demuxer_, options.threads,
+               av::HardwareChoice{options.hardware == HardwareDecoding::kCuda, options.gpu, options.hardware_fallback}),
       frame_(av::make_frame(demuxer_.path()))
 {
     path_ = demuxer_.path();
@@ -135,6 +146,10 @@ AvReader::AvReader(InputFile file, std::string head, const DecodeOptions& option
     if (frame_->width <= 0 || frame_->height <= 0)
         throw Error(path_ + ": the decoder gave a picture of no size");
 
+    if (source_format_ == AV_PIX_FMT_CUDA) {
+        set_up_device(options);
+        return;
+    }
     VideoFormat format{source_width_, source_height_, ChromaFormat::k420, 8};
     const auto native = planar_yuv(av_, source_format_);
     // The pixel format libswscale writes, if it runs: the source's own when
@@ -175,6 +190,60 @@ AvReader::AvReader(InputFile file, std::string head, const DecodeOptions& option
         const int status = av_.av_frame_get_buffer(scaled_.get(), 0);
         if (status < 0) throw Error(path_ + ": out of memory for a scaled picture: " + av::error_text(status));
     }
+}
+
+// NVDEC's frames hold NV12 (4:2:0 8-bit: luma, then U and V interleaved),
+// P010/P016 (the same in 16-bit samples, the codec's 10 or 12 bits in their
+// high bits), YUV444P or YUV444P16 (three planes; high bits again), and with
+// newer FFmpeg and GPUs their 4:2:2 kin. The codec's own format (its
+// software format) says the bit depth; the frames' layout says where the
+// samples are.
+void AvReader::set_up_device(const DecodeOptions& options)
+{
+    if (options.scale_to || options.convert_to)
+        throw Error(path_ + ": --hwdec cuda keeps the pictures on the GPU, where they are not scaled or converted; "
+                            "give --hwdec none with --scale or --pix_fmt");
+    const auto* frames = reinterpret_cast<const AVHWFramesContext*>(frame_->hw_frames_ctx->data);
+    const AVPixFmtDescriptor* layout = av_.av_pix_fmt_desc_get(frames->sw_format);
+    const AVPixFmtDescriptor* codec = av_.av_pix_fmt_desc_get(static_cast<AVPixelFormat>(decoder_.software_format()));
+    if (!layout || !codec || layout->nb_components != 3 || (layout->flags & AV_PIX_FMT_FLAG_BE))
+        throw Error(path_ + ": NVDEC gave frames of a layout twinvmaf does not read (" +
+                    format_name(av_, frames->sw_format) + ")");
+    const unsigned depth = static_cast<unsigned>(codec->comp[0].depth);
+    const unsigned container_bits = 8u * static_cast<unsigned>(layout->comp[0].step);
+    if ((depth != 8 && depth != 10 && depth != 12 && depth != 16) || depth > container_bits ||
+        (container_bits != 8 && container_bits != 16) || (depth > 8) != (container_bits == 16))
+        throw Error(path_ + ": NVDEC gave " + format_name(av_, frames->sw_format) + " frames of a " +
+                    std::to_string(depth) + "-bit stream, which twinvmaf does not read");
+    VideoFormat format{source_width_, source_height_, ChromaFormat::k420, depth};
+    if (layout->log2_chroma_w == 1 && layout->log2_chroma_h == 1) format.chroma = ChromaFormat::k420;
+    else if (layout->log2_chroma_w == 1 && layout->log2_chroma_h == 0) format.chroma = ChromaFormat::k422;
+    else if (layout->log2_chroma_w == 0 && layout->log2_chroma_h == 0) format.chroma = ChromaFormat::k444;
+    else throw Error(path_ + ": NVDEC gave frames of an unknown chroma layout (" + format_name(av_, frames->sw_format) + ")");
+    check_video_format(path_, format);
+    format_ = format;
+    chroma_interleaved_ = layout->comp[1].plane == layout->comp[2].plane;
+    sample_shift_ = container_bits - depth;
+    on_device_ = true;
+    gpu_ = options.gpu;
+}
+
+void AvReader::hand_over(Picture& picture)
+{
+    DeviceSurface surface;
+    for (int p = 0; p < 3; ++p) {
+        surface.plane[p] = frame_->data[p];
+        surface.pitch[p] = frame_->linesize[p];
+    }
+    surface.chroma_interleaved = chroma_interleaved_;
+    surface.sample_shift = sample_shift_;
+    surface.device = gpu_;
+    // A new reference to the frame's buffers: the decoder reuses frame_
+    // while the picture is scored.
+    AVFrame* held = av_.av_frame_clone(frame_.get());
+    if (!held) throw Error(path_ + ": frame " + std::to_string(position_) + ": out of memory for a decoded frame");
+    surface.owner = std::shared_ptr<const void>(held, [](AVFrame* frame) { av::library("").av_frame_free(&frame); });
+    picture.set_device_surface(format_, std::move(surface));
 }
 
 bool AvReader::next_picture()
@@ -300,6 +369,11 @@ void AvReader::convert(Picture& picture)
 bool AvReader::read(Picture& picture)
 {
     if (!next_picture()) return false;
+    if (on_device_) {
+        hand_over(picture);
+        ++position_;
+        return true;
+    }
     convert(picture);
     check_sample_range(picture, path_, position_);
     ++position_;

@@ -38,6 +38,12 @@ unsigned parse_scale_flags(const std::string& text, const std::string& option);
 // flags=, and so of `ffmpeg -pix_fmt`'s conversions.
 inline constexpr unsigned kScaleBicubic = 4;
 
+// Where compressed video is decoded (--hwdec): on the host, whose pictures
+// are copied into host Pictures, or by the GPU's decoder (NVDEC, through
+// libavcodec's CUDA hwaccel), whose pictures stay in GPU memory
+// (DeviceSurface) for the twins to read.
+enum class HardwareDecoding { kNone, kCuda };
+
 struct DecodeOptions {
     // The N-th video stream of the file (0-based, as ffmpeg's -map 0:V:N);
     // nullopt: the first.
@@ -54,6 +60,15 @@ struct DecodeOptions {
     // libavcodec's decoding threads (0: its choice, one per core). The
     // decoded pictures are the same for any count.
     unsigned threads = 0;
+    // kCuda: NVDEC on CUDA device `gpu`, in the device's primary context
+    // (the one the GPU backend runs in). Scaling and conversion are host
+    // steps: not with kCuda.
+    HardwareDecoding hardware = HardwareDecoding::kNone;
+    int gpu = 0;
+    // kCuda only: a stream NVDEC cannot decode (its codec, profile or chroma
+    // format, or no NVDEC at all) is decoded on the host instead of being an
+    // error (--hwdec auto).
+    bool hardware_fallback = false;
     // false: compressed files are refused as in a build without FFmpeg (the
     // readers' fuzz targets, which are about twinvmaf's own parsing).
     bool use_ffmpeg = true;

@@ -16,6 +16,7 @@ extern "C" {
 #include <libavformat/avformat.h>
 #include <libavutil/error.h>
 #include <libavutil/frame.h>
+#include <libavutil/hwcontext.h>
 #include <libavutil/log.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
@@ -29,11 +30,13 @@ namespace twinvmaf::av {
 #define TWINVMAF_AVUTIL_FUNCTIONS(X)                                                                   \
     X(av_frame_alloc) X(av_frame_free) X(av_frame_unref) X(av_frame_get_buffer) X(av_strerror)         \
     X(av_get_pix_fmt_name) X(av_pix_fmt_desc_get) X(av_malloc) X(av_free) X(av_opt_set_int)           \
-    X(av_dict_set) X(av_dict_free) X(av_log_set_callback) X(av_log_format_line2)
+    X(av_dict_set) X(av_dict_free) X(av_log_set_callback) X(av_log_format_line2) X(av_frame_clone)         \
+    X(av_hwdevice_ctx_create) X(av_buffer_ref) X(av_buffer_unref)
 #define TWINVMAF_AVCODEC_FUNCTIONS(X)                                                                  \
     X(avcodec_find_decoder) X(avcodec_alloc_context3) X(avcodec_free_context)                          \
     X(avcodec_parameters_to_context) X(avcodec_open2) X(avcodec_send_packet) X(avcodec_receive_frame)  \
-    X(av_packet_alloc) X(av_packet_free) X(av_packet_unref) X(avcodec_get_name)
+    X(av_packet_alloc) X(av_packet_free) X(av_packet_unref) X(avcodec_get_name)                         \
+    X(avcodec_find_decoder_by_name) X(avcodec_get_hw_config)
 #define TWINVMAF_AVFORMAT_FUNCTIONS(X)                                                                 \
     X(avformat_alloc_context) X(avformat_open_input) X(avformat_find_stream_info)                      \
     X(avformat_close_input) X(av_read_frame) X(avio_alloc_context) X(avio_context_free)

@@ -59,6 +59,9 @@ public:
     // which are read as they are.
     virtual bool decoded() const { return false; }
 
+    // True when read() gives pictures in GPU memory (DeviceSurface: NVDEC's
+    // frames, --hwdec cuda), which only a GPU backend scores.
+    virtual bool device_pictures() const { return false; }
     // Frames returned or skipped so far.
     std::uint64_t position() const { return position_; }
 

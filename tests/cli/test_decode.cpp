@@ -429,4 +429,28 @@ TEST_F(Decode, VariableRateAndDifferentLengthsAreErrors)
     EXPECT_EQ(counted.stdout_text.find("\"frameNum\": 20"), std::string::npos);
 }
 
+// --hwdec: NVDEC's pictures stay in GPU memory, so `cuda` is an error
+// anywhere but on the CUDA backend and with a host step (--scale,
+// --pix_fmt), before any file is written; `auto` (the default) and `none`
+// decode on the host off CUDA and give the same bytes. NVDEC itself (the
+// bytes of --hwdec cuda equal these) is checked on the GPU machine:
+// tools/gpu_decode_check.sh, quoted in docs/decoding.md.
+TEST_F(Decode, HardwareDecodingOnlyWhereItsPicturesCanBeScored)
+{
+    const Clip clip{"hwdec.mkv", "-c:v libx265 -preset ultrafast -x265-params log-level=error", "yuv420p10le"};
+    const fs::path ref = high(clip), dis = low(clip);
+    const std::string pair = "-r " + q(ref) + " -d " + q(dis) + " --feature psnr";
+    expect_cli_failure(dir_->path(), pair + " --backend cpu --hwdec cuda",
+                       "--hwdec cuda: NVDEC's pictures stay in GPU memory, which only --backend cuda scores (this run "
+                       "is on cpu)");
+    expect_cli_failure(dir_->path(), pair + " --hwdec nvdec", "--hwdec nvdec: expected none, cuda or auto");
+    const CommandResult by_default = score(ref, dis, "json", "--backend cpu");
+    ASSERT_EQ(by_default.exit_code, 0) << by_default.stderr_text;
+    for (const char* mode : {"none", "auto"}) {
+        const CommandResult asked = score(ref, dis, "json", std::string("--backend cpu --hwdec ") + mode);
+        ASSERT_EQ(asked.exit_code, 0) << asked.stderr_text;
+        EXPECT_EQ(strip_fps(asked.stdout_text), strip_fps(by_default.stdout_text)) << mode;
+    }
+}
+
 }  // namespace

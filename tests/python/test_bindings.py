@@ -219,6 +219,11 @@ def test_bad_arguments_are_errors_at_once_naming_the_keyword(engine, sample, tmp
         (lambda: engine.score(ref, dis, models=["version=vmaf_v0.6.1", "version=vmaf_v0.6.1"]), twinvmaf.Error,
          r"name models apart with models=\[\"...:name=...\"\]"),
         (lambda: engine.score(ref, dis, features=["psnr=x"]), twinvmaf.Error, r"^feature psnr=x: bad option string"),
+        (lambda: engine.score(ref, dis, hwdec="nvdec"), twinvmaf.ArgumentError,
+         r"^hwdec='nvdec': expected 'none', 'cuda' or 'auto'$"),
+        (lambda: twinvmaf.Engine(backend="cpu").score(ref, dis, hwdec="cuda"), twinvmaf.Error,
+         r"^hwdec=\"cuda\": NVDEC's pictures stay in GPU memory, which only backend=\"cuda\" scores \(this run is "
+         r"on cpu\)$"),
     ]
     if not twinvmaf.devices("cuda"):
         cases.append((lambda: twinvmaf.Engine(backend="cuda"), twinvmaf.ArgumentError, cuda_message))
