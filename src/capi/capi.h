@@ -27,6 +27,7 @@ struct VmafRef {
     std::shared_ptr<twinvmaf::Picture> picture;
 };
 
+
 struct VmafModel {
     twinvmaf::Model model;  // a single model (a collection's model "0")
 };
@@ -36,6 +37,32 @@ struct VmafModelCollection {
 };
 
 namespace twinvmaf::capi {
+
+// libvmaf's CUDA API (libvmaf_cuda.h, src/capi/cuda.cpp): the caller's CUDA
+// context a VmafContext scores in, and its preallocated device pictures.
+struct CudaBinding;
+
+// Makes `binding`'s context current on this thread while it lives (nothing
+// for no binding or the primary context), so that the GPU engine is made,
+// fed and torn down in the caller's context.
+class CudaScope {
+public:
+    explicit CudaScope(const std::shared_ptr<CudaBinding>& binding);
+    ~CudaScope();
+    CudaScope(const CudaScope&) = delete;
+    CudaScope& operator=(const CudaScope&) = delete;
+
+private:
+    bool pushed_ = false;
+    bool was_caller_context_ = false;
+};
+
+// context.cpp's side of the binding: the context scores on the binding's
+// GPU from the first picture on (throws after it).
+void bind_cuda(VmafContext& vmaf, std::shared_ptr<CudaBinding> binding, int device);
+std::shared_ptr<CudaBinding> cuda_binding(VmafContext& vmaf);
+// The pictures will be device pictures: none is pinned for uploads.
+void expect_device_pictures(VmafContext& vmaf);
 
 // The level set by the last vmaf_init() (libvmaf keeps one for the process).
 void set_log_level(VmafLogLevel level);

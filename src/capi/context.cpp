@@ -49,6 +49,8 @@ struct VmafContext {
     // vmaf_preallocate_pictures()
     std::shared_ptr<PicturePool> pool;
     VideoFormat pool_format;
+    // vmaf_cuda_import_state(): the caller's CUDA context and its pictures.
+    std::shared_ptr<capi::CudaBinding> cuda;
 
     bool started() const { return session.has_value(); }
     Collector* collector() { return session ? &session->state().data->collector : nullptr; }
@@ -179,6 +181,7 @@ void open_session(VmafContext& vmaf)
 
 int read_pictures(VmafContext& vmaf, VmafPicture* ref, VmafPicture* dist, unsigned index)
 {
+    const capi::CudaScope in_callers_context(vmaf.cuda);
     const char* function = "vmaf_read_pictures";
     if (vmaf.flushed) return refuse(function, "pictures after the flush call (ref and dist NULL)");
     if (!ref != !dist) return refuse(function, "give both ref and dist, or neither (to flush)");
@@ -203,6 +206,32 @@ int read_pictures(VmafContext& vmaf, VmafPicture* ref, VmafPicture* dist, unsign
 }
 
 }  // namespace
+
+namespace twinvmaf::capi {
+
+void bind_cuda(VmafContext& vmaf, std::shared_ptr<CudaBinding> binding, int device)
+{
+    std::lock_guard lock(vmaf.mutex);
+    require_not_started(vmaf, "vmaf_cuda_import_state");
+    vmaf.cuda = std::move(binding);
+    vmaf.backend = Backend::kCuda;
+    vmaf.gpu = device;
+}
+
+std::shared_ptr<CudaBinding> cuda_binding(VmafContext& vmaf)
+{
+    std::lock_guard lock(vmaf.mutex);
+    return vmaf.cuda;
+}
+
+void expect_device_pictures(VmafContext& vmaf)
+{
+    std::lock_guard lock(vmaf.mutex);
+    require_not_started(vmaf, "vmaf_cuda_preallocate_pictures");
+    vmaf.session_config.device_pictures = true;
+}
+
+}  // namespace twinvmaf::capi
 
 extern "C" int vmaf_init(VmafContext** vmaf, VmafConfiguration cfg)
 {
@@ -249,6 +278,9 @@ extern "C" int vmaf_close(VmafContext* vmaf)
     const char* const function = __func__;
     if (!vmaf) return -EINVAL;
     return guarded(function, [&] {
+        // The engine's streams and memory go in the context they were made in.
+        const std::shared_ptr<capi::CudaBinding> binding = vmaf->cuda;
+        const capi::CudaScope in_callers_context(binding);
         delete vmaf;
         return 0;
     });

@@ -64,6 +64,20 @@ std::shared_ptr<Picture> picture_of(const VmafPicture* pic, const char* which)
                     "vmaf_fetch_preallocated_picture() (and do not pass it twice)");
     std::shared_ptr<Picture> picture = pic->ref->picture;
     const VideoFormat& format = picture->format();
+    if (const DeviceSurface* surface = picture->device_surface()) {
+        // A CUDA picture: its planes are wherever data[] points on the
+        // device (the preallocated buffer, or the caller's own memory).
+        DeviceSurface planes = *surface;
+        for (int p = 0; p < 3; ++p) {
+            if (!pic->data[p]) throw Error(std::string(which) + " picture: data[" + std::to_string(p) + "] is NULL");
+            if (pic->stride[p] < static_cast<std::ptrdiff_t>(std::size_t{pic->w[p]} * format.bytes_per_sample()))
+                throw Error(std::string(which) + " picture: stride[" + std::to_string(p) + "] is shorter than a row");
+            planes.plane[p] = pic->data[p];
+            planes.pitch[p] = pic->stride[p];
+        }
+        picture->set_device_surface(format, std::move(planes));
+        return picture;
+    }
     const unsigned bytes = format.bytes_per_sample();
     for (int p = 0; p < 3; ++p) {
         std::uint8_t* own = picture->bytes() + format.plane_offset(p);

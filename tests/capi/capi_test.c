@@ -14,6 +14,11 @@
  *       options: --model VERSION (repeatable; "none" for none),
  *       --collection VERSION, --threads N, --subsample N, --prealloc,
  *       --format json|xml|csv|sub; a feature is NAME or NAME:key=value:...
+ *   capi_test cuda
+ *       libvmaf_cuda.h's calls: their refusals, and without a GPU (or in a
+ *       build without CUDA) an error from vmaf_cuda_state_init; with one, a
+ *       state imported and device pictures fetched. Prints "cuda: state" or
+ *       "cuda: no state"; exits 0 when every check holds.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -23,10 +28,21 @@
 #include <string.h>
 
 #include <libvmaf.h>
+#include <libvmaf/libvmaf_cuda.h>
 #include <libvmaf/twinvmaf.h>
 #include <libvmaf/version.h>
 
 /* ---- the interface's facts: Netflix's struct layouts on LP64 ------------ */
+
+_Static_assert(sizeof(VmafCudaConfiguration) == 8 && offsetof(VmafCudaPictureConfiguration, pic_params.bpc) == 8 &&
+                   offsetof(VmafCudaPictureConfiguration, pic_params.pix_fmt) == 12 &&
+                   offsetof(VmafCudaPictureConfiguration, pic_prealloc_method) == 16 &&
+                   sizeof(VmafCudaPictureConfiguration) == 20,
+               "libvmaf_cuda.h layouts");
+_Static_assert(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE == 0 && VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE == 1 &&
+                   VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST == 2 &&
+                   VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED == 3,
+               "preallocation methods");
 
 _Static_assert(sizeof(enum VmafPixelFormat) == 4, "enum size");
 _Static_assert(VMAF_PIX_FMT_UNKNOWN == 0 && VMAF_PIX_FMT_YUV420P == 1 && VMAF_PIX_FMT_YUV422P == 2 &&
@@ -631,8 +647,47 @@ static int score(int argc, char **argv)
     return vmaf_close(vmaf) ? 1 : 0;
 }
 
+static int cuda(void)
+{
+    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = 1};
+    VmafContext *vmaf = NULL;
+    VmafPicture pic;
+    VmafCudaState *state = NULL;
+    VmafCudaConfiguration cuda_cfg = {.cu_ctx = NULL};
+    VmafCudaPictureConfiguration pic_cfg = {
+        .pic_params = {.w = 64, .h = 48, .bpc = 10, .pix_fmt = VMAF_PIX_FMT_YUV420P},
+        .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
+    };
+    CHECK(vmaf_init(&vmaf, cfg) == 0);
+    /* -EINVAL, or -ENOSYS in a build without CUDA */
+    CHECK(vmaf_cuda_fetch_preallocated_picture(vmaf, &pic) < 0); /* nothing preallocated */
+    CHECK(vmaf_cuda_preallocate_pictures(vmaf, pic_cfg) < 0);    /* no state imported */
+    CHECK(vmaf_cuda_state_init(NULL, cuda_cfg) < 0);
+    CHECK(vmaf_cuda_import_state(vmaf, NULL) < 0);
+    if (vmaf_cuda_state_init(&state, cuda_cfg) != 0) {
+        CHECK(state == NULL);
+        printf("cuda: no state\n");
+    } else {
+        CHECK(vmaf_cuda_import_state(vmaf, state) == 0);
+        pic_cfg.pic_prealloc_method = 7;
+        CHECK(vmaf_cuda_preallocate_pictures(vmaf, pic_cfg) == -EINVAL);
+        pic_cfg.pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE;
+        CHECK(vmaf_cuda_preallocate_pictures(vmaf, pic_cfg) == 0);
+        CHECK(vmaf_cuda_fetch_preallocated_picture(vmaf, &pic) == 0);
+        CHECK(pic.data[0] && pic.data[1] && pic.data[2] && pic.bpc == 10 && pic.w[0] == 64 && pic.h[1] == 24 &&
+              pic.stride[0] == 128 && pic.stride[1] == 64);
+        CHECK(vmaf_picture_unref(&pic) == 0);
+        printf("cuda: state\n");
+    }
+    CHECK(vmaf_close(vmaf) == 0);
+    CHECK(vmaf_cuda_state_free(state) == 0);
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures != 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "cuda")) return cuda();
     if (argc >= 4 && !strcmp(argv[1], "api")) return api(argv[2], argv[3]);
     if (argc >= 2 && !strcmp(argv[1], "score")) return score(argc, argv);
     fprintf(stderr, "usage: capi_test api MODEL_DIR OUT_DIR | capi_test score ...\n");

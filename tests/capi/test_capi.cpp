@@ -174,11 +174,37 @@ TEST(CApi, LibraryExportsTheCApiOnly)
         "vmaf_model_load_from_path", "vmaf_model_feature_overload", "vmaf_model_destroy",
         "vmaf_model_collection_load", "vmaf_model_collection_load_from_path",
         "vmaf_model_collection_feature_overload", "vmaf_model_collection_destroy", "vmaf_picture_alloc",
-        "vmaf_picture_unref", "vmaf_feature_dictionary_set", "vmaf_feature_dictionary_free", "twinvmaf_set_option"};
+        "vmaf_picture_unref", "vmaf_feature_dictionary_set", "vmaf_feature_dictionary_free", "twinvmaf_set_option",
+        // libvmaf_cuda.h (in a build without CUDA they return -ENOSYS).
+        "vmaf_cuda_state_init", "vmaf_cuda_import_state", "vmaf_cuda_preallocate_pictures",
+        "vmaf_cuda_fetch_preallocated_picture", "vmaf_cuda_state_free"};
     EXPECT_EQ(exported, expected);
     const auto soname = run("readelf -d " + shell_quote(TWINVMAF_LIBVMAF));
     if (soname.exit_code == 0) {
         EXPECT_NE(soname.stdout_text.find("[libvmaf.so.3]"), std::string::npos);
+    }
+}
+
+// libvmaf_cuda.h: its refusals in any build; without a GPU (CI) the state
+// cannot be made and the error says why, with one it is made and device
+// pictures are fetched (FFmpeg's libvmaf_cuda filter is checked on the GPU
+// machine: docs/compat.md).
+TEST(CApi, CudaCallsRefuseWhatTheyCannotDo)
+{
+    const auto result = run(std::string(TWINVMAF_CAPI_TEST) + " cuda");
+    EXPECT_EQ(result.exit_code, 0) << result.stdout_text << result.stderr_text;
+    EXPECT_NE(result.stdout_text.find(", 0 failed"), std::string::npos) << result.stdout_text;
+    if (result.stdout_text.find("cuda: no state") != std::string::npos) {
+        const bool said_why = result.stderr_text.find("vmaf_cuda_state_init: ") != std::string::npos &&
+                              (result.stderr_text.find("CUDA driver") != std::string::npos ||
+                               result.stderr_text.find("built without CUDA") != std::string::npos);
+        EXPECT_TRUE(said_why) << result.stderr_text;
+    } else {
+        EXPECT_NE(result.stdout_text.find("cuda: state"), std::string::npos) << result.stdout_text;
+    }
+    if (result.stderr_text.find("built without CUDA") == std::string::npos) {
+        EXPECT_NE(result.stderr_text.find("vmaf_cuda_preallocate_pictures: no CUDA state"), std::string::npos)
+            << result.stderr_text;
     }
 }
 
