@@ -11,6 +11,7 @@ file(GLOB TWINVMAF_FEATURE_GPU_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/s
 target_sources(twinvmaf_core PRIVATE
   src/gpu/gpu_engine.cu
   src/gpu/surface_copy.cu
+  src/gpu/cuda_driver.cpp
   src/gpu/twin_registry.cu
   ${TWINVMAF_FEATURE_GPU_SOURCES})
 # Host code in the .cu files includes the C++20 core headers. CMake 3.25 does

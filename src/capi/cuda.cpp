@@ -11,14 +11,12 @@
 // then runs in it instead of making the primary context current
 // (gpu_caller_context). The CUDA runtime that twinvmaf uses works in
 // whatever context is current; the few driver calls it has no equivalent
-// for (push, pop, the context's device) are bound from libcuda.so.1 at
-// first use, so a CPU-only process never loads the driver.
-#include <dlfcn.h>
-
+// for (push, pop, the context's device) are gpu/cuda_driver.h's.
 #include <cstring>
 #include <mutex>
 
 #include "capi/capi.h"
+#include "gpu/cuda_driver.h"
 #include "gpu/gpu_engine.h"
 #include "libvmaf/libvmaf_cuda.h"
 
@@ -37,38 +35,9 @@ namespace twinvmaf::capi {
 
 namespace {
 
-// The driver calls the runtime has no equivalent for (cuda.h's signatures,
-// with CUresult = int, CUcontext = void*, CUdevice = int).
-struct Driver {
-    int (*init)(unsigned) = nullptr;
-    int (*push)(void*) = nullptr;
-    int (*pop)(void**) = nullptr;
-    int (*device_of_current)(int*) = nullptr;
-};
+using gpu::check_driver;
 
-const Driver& driver()
-{
-    static const Driver bound = [] {
-        Driver d;
-        void* library = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-        if (!library) throw Error(std::string("cannot load the CUDA driver (libcuda.so.1): ") + ::dlerror());
-        auto bind = [&](auto& function, const char* name) {
-            function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(::dlsym(library, name));
-            if (!function) throw Error(std::string("the CUDA driver has no ") + name);
-        };
-        bind(d.init, "cuInit");
-        bind(d.push, "cuCtxPushCurrent_v2");
-        bind(d.pop, "cuCtxPopCurrent_v2");
-        bind(d.device_of_current, "cuCtxGetDevice");
-        return d;
-    }();
-    return bound;
-}
-
-void check_driver(int status, const char* what)
-{
-    if (status != 0) throw Error(std::string("CUDA driver error ") + std::to_string(status) + " in " + what);
-}
+const gpu::CudaDriver& driver() { return gpu::cuda_driver(); }
 
 void check_runtime(cudaError_t status, const char* what)
 {
@@ -204,17 +173,17 @@ extern "C" int vmaf_cuda_state_init(VmafCudaState** cu_state, VmafCudaConfigurat
     return capi::guarded(function, [&] {
         if (!cu_state) return capi::refuse(function, "cu_state is NULL");
         *cu_state = nullptr;
-        const capi::Driver& cuda = capi::driver();
-        capi::check_driver(cuda.init(0), "cuInit");
+        const gpu::CudaDriver& cuda = gpu::cuda_driver();
+        gpu::check_driver(cuda.init(0), "cuInit");
         auto state = std::make_unique<VmafCudaState>();
         state->context = cfg.cu_ctx;
         if (cfg.cu_ctx) {
-            capi::check_driver(cuda.push(cfg.cu_ctx), "cuCtxPushCurrent");
+            gpu::check_driver(cuda.push(cfg.cu_ctx), "cuCtxPushCurrent");
             int device = 0;
             const int status = cuda.device_of_current(&device);
             void* popped = nullptr;
             (void)cuda.pop(&popped);
-            capi::check_driver(status, "cuCtxGetDevice");
+            gpu::check_driver(status, "cuCtxGetDevice");
             state->device = device;
         }
         *cu_state = state.release();

@@ -64,6 +64,13 @@ public:
     virtual GpuStats stats() const = 0;
 };
 
+// Before FFmpeg's NVDEC opens CUDA device `device` in its primary context
+// (io/av_decoder.cpp): gives that context the scheduling flags FFmpeg
+// insists on, so that the decoder and the twins share it whether or not
+// the twins opened it first. False without CUDA or where the driver says no
+// (FFmpeg then reports why).
+bool share_primary_context_with_ffmpeg(int device);
+
 // True when this build contains `backend` (CPU always).
 bool backend_compiled(Backend backend);
 // Devices of `backend` present (0 when not compiled or none).

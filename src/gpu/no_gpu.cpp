@@ -8,6 +8,8 @@ bool backend_compiled(Backend backend) { return backend == Backend::kCpu; }
 
 int gpu_device_count(Backend) { return 0; }
 
+bool share_primary_context_with_ffmpeg(int) { return false; }
+
 bool twin_exists(const std::string&, Backend) { return false; }
 
 std::string gpu_refusal(Backend backend, const std::vector<OptionValues>&)

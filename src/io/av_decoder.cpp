@@ -1,5 +1,7 @@
 #include "io/av_decoder.h"
 
+#include "gpu/gpu_engine.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -265,6 +267,7 @@ bool AvVideoDecoder::open_hardware(const AVCodec*& codec, HardwareChoice hardwar
     AVDictionary* options = nullptr;
     // The primary context: the one the GPU backend's runtime uses, so that
     // the twins read the decoded surfaces in their own context.
+    (void)share_primary_context_with_ffmpeg(hardware.gpu);
     av.av_dict_set(&options, "primary_ctx", "1", 0);
     clear_logged_error();
     const int status = av.av_hwdevice_ctx_create(&device_, AV_HWDEVICE_TYPE_CUDA,
