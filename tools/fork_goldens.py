@@ -4,7 +4,7 @@
     tools/fork_goldens.py FORK_VMAF_CLI [RUN ...]
     tools/fork_goldens.py --sweep FORK_VMAF_CLI [RUN ...]
 
-FORK_VMAF_CLI is the fork's `vmaf` built by tools/build_lusoris_vmaf.sh (it
+FORK_VMAF_CLI is the fork's `vmaf` built from its source (docs/compat.md, "Reference builds"; it
 prints %.17g). Runs are the lines of tests/data/fork_goldens/runs.txt (all of
 them when none is named); each is made on every fixture of
 $TWINVMAF_FIXTURES (default ../shared/fixtures) with

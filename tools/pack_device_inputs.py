@@ -9,13 +9,28 @@
   .device/fixtures.tar.xz     the public fixtures, cut to their first frames
                               (fixture.json, ref.yuv, dis.yuv; no goldens)
 
+With --ffmpeg, also what tools/build_ffmpeg.sh takes on the GPU machine:
+Debian's source tarballs (trixie's orig tarballs, fetched from
+deb.debian.org by hand: this tool needs no network), copied as they are
+after their sha256 is checked:
+
+  .device/ffmpeg_7.1.5.orig.tar.xz                (--ffmpeg-tarball)
+  .device/nv-codec-headers_12.1.14.0.orig.tar.xz  (--nv-codec-headers-tarball)
+
+Each is written only when missing (delete one to remake it), about 13 MB in
+all. --keep-fixtures keeps an existing fixtures.tar.xz instead of packing it
+again (it takes a while).
+
 On the GPU machine, tools/gpu_check.sh unpacks the fixtures (with Python's
 tarfile: the machine may have no xz) and builds against the rest.
 
     tools/pack_device_inputs.py [--fixtures DIR] [--frames N] [--out .device]
+                                [--keep-fixtures] [--ffmpeg [--ffmpeg-tarball FILE]
+                                [--nv-codec-headers-tarball FILE]]
 
 Frames: at most N per fixture (default 6), and the 1080p fixture's 3."""
 import argparse
+import hashlib
 import io
 import json
 import os
@@ -34,12 +49,40 @@ def frame_bytes(info):
     return (w * h + 2 * cw * ch) * (2 if bits > 8 else 1)
 
 
+# Debian trixie's orig tarballs (Sources: ffmpeg 7:7.1.5-0+deb13u1,
+# nv-codec-headers 12.1.14.0-1).
+DEBIAN_TARBALLS = {
+    "ffmpeg_7.1.5.orig.tar.xz": "de668509caf9e35e3cd162473441fdb29538c6d96ed080292b3cf9e6fc5d558f",
+    "nv-codec-headers_12.1.14.0.orig.tar.xz": "0ca1a0c85b149646fa6ce4d600584507fdccf5a23d58e668d8701e89cee0c3fb",
+}
+
+
+def pack_ffmpeg_inputs(args):
+    for source in (args.ffmpeg_tarball, args.nv_codec_headers_tarball):
+        target = os.path.join(args.out, os.path.basename(source))
+        kept = os.path.exists(target)
+        if not kept:
+            with open(source, "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+            expected = DEBIAN_TARBALLS.get(os.path.basename(source))
+            if expected and digest != expected:
+                raise SystemExit("%s: sha256 %s, Debian's is %s" % (source, digest, expected))
+            shutil.copyfile(source, target + ".partial")
+            os.replace(target + ".partial", target)
+        print("%s: %.1f MB%s" % (target, os.path.getsize(target) / 1e6, " (kept)" if kept else ""))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fixtures", default=os.environ.get("TWINVMAF_FIXTURES",
                                                              os.path.join(ROOT, "..", "shared", "fixtures")))
     parser.add_argument("--frames", type=int, default=6)
     parser.add_argument("--out", default=os.path.join(ROOT, ".device"))
+    parser.add_argument("--keep-fixtures", action="store_true",
+                        help="keep an existing fixtures.tar.xz instead of packing it again")
+    parser.add_argument("--ffmpeg", action="store_true", help="also the sources of tools/build_ffmpeg.sh")
+    parser.add_argument("--ffmpeg-tarball", default="/work/dl/ffmpeg_7.1.5.orig.tar.xz")
+    parser.add_argument("--nv-codec-headers-tarball", default="/work/dl/nv-codec-headers_12.1.14.0.orig.tar.xz")
     args = parser.parse_args()
     os.makedirs(os.path.join(args.out, "include"), exist_ok=True)
     for source, target in (("/usr/src/googletest", "googletest"), ("/usr/include/nlohmann", "include/nlohmann")):
@@ -53,7 +96,12 @@ def main():
                            stdout=subprocess.DEVNULL)
             for deb in sorted(os.listdir(debs)):
                 subprocess.run(["dpkg", "-x", os.path.join(debs, deb), hwy], check=True)
+    if args.ffmpeg:
+        pack_ffmpeg_inputs(args)
     archive = os.path.join(args.out, "fixtures.tar.xz")
+    if args.keep_fixtures and os.path.exists(archive):
+        print("%s: %.1f MB (kept)" % (archive, os.path.getsize(archive) / 1e6))
+        return
     with tarfile.open(archive, "w:xz", preset=6) as tar:
         for name in sorted(os.listdir(args.fixtures)):
             folder = os.path.join(args.fixtures, name)

@@ -8,7 +8,7 @@
       twinvmaf's (chroma rounded up; the extra column / row is mid-grey and
       never scored); 3 frames.
   size_sweep.py netflix VMAF DIR [--jobs J] [--only FEATURE,...]
-      runs Netflix's CLI (tools/build_netflix_vmaf.sh) once per case (clip,
+      runs Netflix's CLI (docs/compat.md, "Reference builds") once per case (clip,
       feature, option set) into DIR/FORMAT/WxH.FEATURE.SET.nflx.json, or
       .nflx.err (exit code or signal, stderr) where it gives no scores.
   size_sweep.py twinvmaf CLI DIR [--jobs J] [--only ...]

@@ -2,7 +2,7 @@
 """Goldens of the lusoris/vmaf fork's ssimulacra2 extractor.
 
   ssimulacra2_goldens.py fixtures VMAF FIXTURES OUT [--cpumask M]
-      runs the fork's CLI (tools/build_lusoris_vmaf.sh) on every public
+      runs the fork's CLI (docs/compat.md, "Reference builds") on every public
       fixture (every yuv_matrix on a few of them, MATRIX_FIXTURES) and writes
       OUT: one line per frame, "FIXTURE yuv_matrix=N FRAME VALUE" (%.17g as
       the CLI prints it). The fork's pictures (src/picture.c) and raw reader have
