@@ -53,8 +53,8 @@ public:
     CudaScope& operator=(const CudaScope&) = delete;
 
 private:
-    bool pushed_ = false;
-    bool was_caller_context_ = false;
+    [[maybe_unused]] bool pushed_ = false;  // (a build without CUDA has nothing to push)
+    [[maybe_unused]] bool was_caller_context_ = false;
 };
 
 // context.cpp's side of the binding: the context scores on the binding's
