@@ -95,8 +95,8 @@ inline int refuse(const char* function, const std::string& message)
     return -EINVAL;
 }
 
-// Fills `pic` (Netflix's plane fields) to show `picture` and hold a
-// reference to it.
+// Fills `pic` (Netflix's plane fields) to show `picture` (its host buffer,
+// or its device surface) and hold a reference to it.
 void expose_picture(VmafPicture* pic, std::shared_ptr<Picture> picture);
 // The pixel format and depth as a twinvmaf VideoFormat; throws for what
 // twinvmaf does not score (4:0:0, depths outside 8..16, a zero size).

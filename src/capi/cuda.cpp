@@ -131,22 +131,8 @@ void fetch_device_picture(const std::shared_ptr<CudaBinding>& binding, VmafPictu
         binding->free.push_back(memory);
     });
     auto picture = std::make_shared<Picture>();
-    picture->set_device_surface(format, surface);
-
-    std::memset(pic, 0, sizeof *pic);
-    pic->pix_fmt = format.chroma == ChromaFormat::k420   ? VMAF_PIX_FMT_YUV420P
-                   : format.chroma == ChromaFormat::k422 ? VMAF_PIX_FMT_YUV422P
-                                                         : VMAF_PIX_FMT_YUV444P;
-    pic->bpc = format.bitdepth;
-    for (int p = 0; p < 3; ++p) {
-        pic->w[p] = format.plane_width(p);
-        pic->h[p] = format.plane_height(p);
-        pic->stride[p] = surface.pitch[p];
-        pic->data[p] = const_cast<void*>(surface.plane[p]);
-    }
-    auto* ref = new VmafRef{std::move(picture)};
-    pic->ref = ref;
-    pic->priv = ref;
+    picture->set_device_surface(format, std::move(surface));
+    expose_picture(pic, std::move(picture));
 }
 
 }  // namespace

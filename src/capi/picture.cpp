@@ -44,12 +44,17 @@ void expose_picture(VmafPicture* pic, std::shared_ptr<Picture> picture)
                    : format.chroma == ChromaFormat::k422 ? VMAF_PIX_FMT_YUV422P
                                                          : VMAF_PIX_FMT_YUV444P;
     pic->bpc = format.bitdepth;
+    const DeviceSurface* surface = picture->device_surface();  // a CUDA picture (capi/cuda.cpp)
     for (int p = 0; p < 3; ++p) {
-        const PlaneView plane = picture->plane(p);
-        pic->w[p] = plane.width;
-        pic->h[p] = plane.height;
-        pic->stride[p] = plane.stride;
-        pic->data[p] = picture->bytes() + format.plane_offset(p);
+        pic->w[p] = format.plane_width(p);
+        pic->h[p] = format.plane_height(p);
+        if (surface) {
+            pic->stride[p] = surface->pitch[p];
+            pic->data[p] = const_cast<void*>(surface->plane[p]);
+        } else {
+            pic->stride[p] = picture->plane(p).stride;
+            pic->data[p] = picture->bytes() + format.plane_offset(p);
+        }
     }
     auto* ref = new VmafRef{std::move(picture)};
     pic->ref = ref;
