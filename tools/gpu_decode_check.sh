@@ -96,11 +96,11 @@ if [ "$mode" = check ] || [ "$mode" = all ]; then
       if [ $rc -ne 0 ]; then res="rc=$rc $(grep -v '^twinvmaf: \(host\|device\|start\|backend\|flow\)' "$out/$n.$hw.err" | head -2)"
       elif [ "$(strip "$out/$n.$hw.json")" = "$(strip "$clips/expected/$n.json")" ]; then res="identical"
       else res="DIFFERS"; fi
-      printf '%-22s %-5s %-11s %s\n' "$n" "$hw" "$res" "$flow"
+      printf '%-20s %-5s %-9s %s\n' "$n" "$hw" "$res" "$flow"
     done
   done
   say "FFmpeg 7.1's libvmaf_cuda filter (NVDEC frames) on twinvmaf's libvmaf.so.3 against twinvmaf's CLI"
-  for n in h264.mp4 hevc.mkv av1.mkv; do
+  for n in h264.mp4 hevc.mkv vp9.webm; do
     for model in vmaf_v0.6.1 vmaf_v1.0.16_3d0h; do
       for lib in twinvmaf ${netflix_prefix:+netflix}; do
         [ $lib = netflix ] && libpath=$netflix_prefix/lib:/tmp/ff/lib || libpath=/tmp/tv/lib:/tmp/ff/lib

@@ -12,7 +12,8 @@
  * twins run in it; pictures fetched with the DEVICE method are device
  * memory of that context, laid out as a raw frame (Y, U, V; zeroed when
  * allocated), which the twins copy on the device: nothing goes through
- * the host.
+ * the host. They are taken to hold luma only, as FFmpeg's filter fills
+ * them: features that read chroma are refused with them.
  */
 #ifndef __VMAF_CUDA_H__
 #define __VMAF_CUDA_H__

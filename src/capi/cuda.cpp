@@ -93,7 +93,7 @@ CudaScope::~CudaScope()
 namespace {
 
 // A device picture of the binding's format, from its free buffers or a new
-// one (zeroed: FFmpeg's filter copies luma only, so chroma stays zero).
+// one (zeroed).
 void fetch_device_picture(const std::shared_ptr<CudaBinding>& binding, VmafPicture* pic)
 {
     const VideoFormat& format = binding->format;
@@ -124,6 +124,12 @@ void fetch_device_picture(const std::shared_ptr<CudaBinding>& binding, VmafPictu
         surface.pitch[p] = static_cast<std::ptrdiff_t>(format.stored_width(p)) * format.bytes_per_sample();
     }
     surface.device = binding->device;
+    // FFmpeg's libvmaf_cuda filter, the one user of these pictures, copies
+    // the luma plane only (its copy loop stops after plane 0): chroma holds
+    // zeros, never the frame's. A run whose features read chroma (psnr's
+    // chroma, ciede, SpEED's chroma in the v1.0.16 models) is refused at the
+    // first picture rather than scored on those zeros.
+    surface.luma_only = true;
     // Back to the free list when the last holder (the caller, the pipeline)
     // lets go.
     surface.owner = std::shared_ptr<const void>(buffer, [binding](void* memory) {

@@ -34,7 +34,8 @@ std::string surface_refusal(const DeviceSurface& surface, const VideoFormat& for
     const int planes = planes_within(format, bytes);
     if (surface.luma_only && planes > 1)
         return "the pictures in GPU memory hold luma only (FFmpeg's libvmaf_cuda filter copies no chroma), and a "
-               "feature of this run reads chroma";
+               "feature of this run reads chroma (psnr's chroma, ciede, SpEED's chroma as in the vmaf_v1.0.16 "
+               "models); score it from host frames (FFmpeg's libvmaf filter) or with twinvmaf --hwdec cuda";
     for (int p = 0; p < planes; ++p) {
         const int source = surface.chroma_interleaved && p == 2 ? 1 : p;
         if (!surface.plane[source]) return "plane " + std::to_string(p) + " of a picture in GPU memory is missing";
