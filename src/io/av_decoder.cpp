@@ -251,6 +251,13 @@ bool AvVideoDecoder::open_hardware(const AVCodec*& codec, HardwareChoice hardwar
     // libdav1d for AV1 by default, which has none).
     const AVCodec* native = codec;
     if (codec->id == AV_CODEC_ID_AV1) {
+        // FFmpeg's native AV1 decoder decodes in hardware only, so a GPU
+        // without AV1 in NVDEC (Turing, GA100, Hopper: H100/H200) could not
+        // fall back to the host: --hwdec auto keeps the host's decoder.
+        if (hardware.fallback) {
+            why = "--hwdec auto decodes AV1 on the host (NVDEC's AV1 has no host fallback; give --hwdec cuda)";
+            return false;
+        }
         if (const AVCodec* av1 = av.avcodec_find_decoder_by_name("av1")) native = av1;
     }
     bool has_cuda = false;
@@ -279,8 +286,6 @@ bool AvVideoDecoder::open_hardware(const AVCodec*& codec, HardwareChoice hardwar
         device_ = nullptr;
         return false;
     }
-    // FFmpeg's native AV1 decoder decodes in hardware only: no host fallback.
-    if (native != codec) hardware_fallback_ = false;
     codec = native;
     return true;
 }

@@ -118,8 +118,7 @@ private:
     bool draining_ = false;
     std::uint64_t pictures_ = 0;
     AVBufferRef* device_ = nullptr;  // the CUDA device of NVDEC decoding
-    // Host decoding when NVDEC takes no format, unless the decoder is one
-    // that decodes only in hardware (FFmpeg's native AV1 decoder).
+    // Host decoding when NVDEC takes no format (--hwdec auto).
     bool hardware_fallback_ = false;
     std::string hardware_refusal_;   // why NVDEC took no format (choose_format)
 };
