@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include "api/session_state.h"
-#include "core/message_text.h"
 #include "core/startup_timeline.h"
 #include "io/video_reader.h"
 #include "model/predict.h"
@@ -45,12 +44,11 @@ DecodeOptions decode_options(const Inputs& inputs, bool reference, unsigned thre
 void set_hardware_decoding(DecodeOptions& options, const Inputs& inputs, Backend backend,
                            std::optional<Backend> asked, int gpu)
 {
-    const std::string mode = inputs.hwdec.empty() ? "auto" : inputs.hwdec;
-    if (mode == "none") return;
-    if (mode != "cuda" && mode != "auto")
-        throw Error("--hwdec " + message_text(mode) + ": expected none, cuda or auto");
+    const HardwareDecodingMode mode =
+        inputs.hwdec.empty() ? HardwareDecodingMode::kAuto : parse_hardware_decoding(inputs.hwdec, "--hwdec");
+    if (mode == HardwareDecodingMode::kNone) return;
     const bool host_step = !inputs.scale.empty() || !inputs.pix_fmt.empty();
-    if (mode == "cuda") {
+    if (mode == HardwareDecodingMode::kCuda) {
         if (backend != Backend::kCuda)
             throw Error("--hwdec cuda: NVDEC's pictures stay in GPU memory, which only --backend cuda scores (this "
                         "run is on " + std::string(backend_name(backend)) + ")");
@@ -61,7 +59,7 @@ void set_hardware_decoding(DecodeOptions& options, const Inputs& inputs, Backend
     }
     options.hardware = HardwareDecoding::kCuda;
     options.gpu = gpu;
-    options.hardware_fallback = mode == "auto";
+    options.hardware_fallback = mode == HardwareDecodingMode::kAuto;
 }
 
 // The two inputs must have one format; the message says which flag would

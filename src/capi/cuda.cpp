@@ -35,9 +35,24 @@ namespace twinvmaf::capi {
 
 namespace {
 
-using gpu::check_driver;
+// `context` current on this thread while it lives (nothing for nullptr).
+class PushedContext {
+public:
+    explicit PushedContext(void* context) : pushed_(context != nullptr)
+    {
+        if (pushed_) gpu::check_driver(gpu::cuda_driver().push(context), "cuCtxPushCurrent");
+    }
+    ~PushedContext()
+    {
+        void* popped = nullptr;
+        if (pushed_) (void)gpu::cuda_driver().pop(&popped);
+    }
+    PushedContext(const PushedContext&) = delete;
+    PushedContext& operator=(const PushedContext&) = delete;
 
-const gpu::CudaDriver& driver() { return gpu::cuda_driver(); }
+private:
+    bool pushed_;
+};
 
 void check_runtime(cudaError_t status, const char* what)
 {
@@ -62,11 +77,9 @@ struct CudaBinding {
     {
         if (buffers.empty()) return;
         try {
-            if (context) check_driver(driver().push(context), "cuCtxPushCurrent");
-            else check_runtime(cudaSetDevice(device), "cudaSetDevice");
+            const PushedContext current(context);
+            if (!context) check_runtime(cudaSetDevice(device), "cudaSetDevice");
             for (void* buffer : buffers) (void)cudaFree(buffer);
-            void* popped = nullptr;
-            if (context) (void)driver().pop(&popped);
         } catch (...) {
             // A destructor: the driver is gone (process exit); nothing to free.
         }
@@ -76,7 +89,7 @@ struct CudaBinding {
 CudaScope::CudaScope(const std::shared_ptr<CudaBinding>& binding)
 {
     if (!binding || !binding->context) return;
-    check_driver(driver().push(binding->context), "cuCtxPushCurrent");
+    gpu::check_driver(gpu::cuda_driver().push(binding->context), "cuCtxPushCurrent");
     pushed_ = true;
     was_caller_context_ = gpu_caller_context;
     gpu_caller_context = true;
@@ -87,7 +100,7 @@ CudaScope::~CudaScope()
     if (!pushed_) return;
     gpu_caller_context = was_caller_context_;
     void* popped = nullptr;
-    (void)driver().pop(&popped);
+    (void)gpu::cuda_driver().pop(&popped);
 }
 
 namespace {
@@ -170,13 +183,8 @@ extern "C" int vmaf_cuda_state_init(VmafCudaState** cu_state, VmafCudaConfigurat
         auto state = std::make_unique<VmafCudaState>();
         state->context = cfg.cu_ctx;
         if (cfg.cu_ctx) {
-            gpu::check_driver(cuda.push(cfg.cu_ctx), "cuCtxPushCurrent");
-            int device = 0;
-            const int status = cuda.device_of_current(&device);
-            void* popped = nullptr;
-            (void)cuda.pop(&popped);
-            gpu::check_driver(status, "cuCtxGetDevice");
-            state->device = device;
+            const capi::PushedContext current(cfg.cu_ctx);
+            gpu::check_driver(cuda.device_of_current(&state->device), "cuCtxGetDevice");
         }
         *cu_state = state.release();
         return 0;

@@ -433,8 +433,11 @@ ParseResult parse_arguments(int argc, char** argv)
             (code == kScale ? s.scale : s.pix_fmt) = optarg;
             break;
         case kHwdec:
-            if (std::strcmp(optarg, "none") && std::strcmp(optarg, "cuda") && std::strcmp(optarg, "auto"))
-                throw UsageError("--hwdec " + message_text(optarg) + ": expected none, cuda or auto");
+            try {
+                parse_hardware_decoding(optarg, "--hwdec");
+            } catch (const Error& e) {
+                throw UsageError(e.what());
+            }
             s.hwdec = optarg;
             break;
         case 'n': s.no_prediction = true; break;

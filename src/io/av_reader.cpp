@@ -17,6 +17,16 @@ using av::Library;
 // decode_options.cpp's table holds libswscale's SWS_* values without its header.
 static_assert(kScaleBicubic == SWS_BICUBIC);
 
+// The chroma format of a descriptor's subsampling (4:2:0, 4:2:2, 4:4:4),
+// if it is one of those.
+std::optional<ChromaFormat> chroma_of(const AVPixFmtDescriptor& d)
+{
+    if (d.log2_chroma_w == 1 && d.log2_chroma_h == 1) return ChromaFormat::k420;
+    if (d.log2_chroma_w == 1 && d.log2_chroma_h == 0) return ChromaFormat::k422;
+    if (d.log2_chroma_w == 0 && d.log2_chroma_h == 0) return ChromaFormat::k444;
+    return std::nullopt;
+}
+
 // The planar YUV layout twinvmaf scores (a raw .yuv frame's: three planes,
 // samples of 1 byte, or 2 little-endian bytes holding 10, 12 or 16 bits),
 // when `format` has it. yuvj420p and its kin (full-range JPEG) are laid out
@@ -38,9 +48,7 @@ std::optional<std::pair<ChromaFormat, unsigned>> planar_yuv(const Library& av, i
             comp.step != (depth > 8 ? 2 : 1))
             return std::nullopt;
     }
-    if (d->log2_chroma_w == 1 && d->log2_chroma_h == 1) return std::pair(ChromaFormat::k420, depth);
-    if (d->log2_chroma_w == 1 && d->log2_chroma_h == 0) return std::pair(ChromaFormat::k422, depth);
-    if (d->log2_chroma_w == 0 && d->log2_chroma_h == 0) return std::pair(ChromaFormat::k444, depth);
+    if (const auto chroma = chroma_of(*d)) return std::pair(*chroma, depth);
     return std::nullopt;
 }
 
@@ -215,11 +223,11 @@ void AvReader::set_up_device(const DecodeOptions& options)
         (container_bits != 8 && container_bits != 16) || (depth > 8) != (container_bits == 16))
         throw Error(path_ + ": NVDEC gave " + format_name(av_, frames->sw_format) + " frames of a " +
                     std::to_string(depth) + "-bit stream, which twinvmaf does not read");
-    VideoFormat format{source_width_, source_height_, ChromaFormat::k420, depth};
-    if (layout->log2_chroma_w == 1 && layout->log2_chroma_h == 1) format.chroma = ChromaFormat::k420;
-    else if (layout->log2_chroma_w == 1 && layout->log2_chroma_h == 0) format.chroma = ChromaFormat::k422;
-    else if (layout->log2_chroma_w == 0 && layout->log2_chroma_h == 0) format.chroma = ChromaFormat::k444;
-    else throw Error(path_ + ": NVDEC gave frames of an unknown chroma layout (" + format_name(av_, frames->sw_format) + ")");
+    const auto chroma = chroma_of(*layout);
+    if (!chroma)
+        throw Error(path_ + ": NVDEC gave frames of an unknown chroma layout (" + format_name(av_, frames->sw_format) +
+                    ")");
+    const VideoFormat format{source_width_, source_height_, *chroma, depth};
     check_video_format(path_, format);
     format_ = format;
     chroma_interleaved_ = layout->comp[1].plane == layout->comp[2].plane;

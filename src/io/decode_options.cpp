@@ -59,6 +59,14 @@ PixelFormat parse_pixel_format_name(const std::string& text, const std::string& 
     throw Error(option + " " + message_text(text) + ": not a pixel format twinvmaf scores; accepted: " + accepted);
 }
 
+HardwareDecodingMode parse_hardware_decoding(const std::string& text, const std::string& option)
+{
+    if (text == "none") return HardwareDecodingMode::kNone;
+    if (text == "cuda") return HardwareDecodingMode::kCuda;
+    if (text == "auto") return HardwareDecodingMode::kAuto;
+    throw Error(option + " " + message_text(text) + ": expected none, cuda or auto");
+}
+
 unsigned parse_scale_flags(const std::string& text, const std::string& option)
 {
     unsigned bits = 0;

@@ -38,6 +38,12 @@ unsigned parse_scale_flags(const std::string& text, const std::string& option);
 // flags=, and so of `ffmpeg -pix_fmt`'s conversions.
 inline constexpr unsigned kScaleBicubic = 4;
 
+// What --hwdec asks for (twinvmaf::Inputs::hwdec says what each does).
+enum class HardwareDecodingMode { kNone, kCuda, kAuto };
+// `text` as --hwdec: "none", "cuda" or "auto". Throws
+// twinvmaf::Error naming `option` and the accepted values.
+HardwareDecodingMode parse_hardware_decoding(const std::string& text, const std::string& option);
+
 // Where compressed video is decoded (--hwdec): on the host, whose pictures
 // are copied into host Pictures, or by the GPU's decoder (NVDEC, through
 // libavcodec's CUDA hwaccel), whose pictures stay in GPU memory
