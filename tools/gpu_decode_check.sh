@@ -77,18 +77,22 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 tv=build/gpu/twinvmaf
 ff=/tmp/ff/bin/ffmpeg
 clips=.device/clips
-scoring=(--feature psnr=enable_chroma=true --feature float_ssim --precision max --json -q)
+scoring=(--feature psnr=enable_chroma=true --feature float_ssim --precision max --json)
 strip() { python3 -c "import re,sys;print(re.sub(r'\"fps\": [^,]*','\"fps\"',open(sys.argv[1]).read()))" "$1"; }
 
 if [ "$mode" = check ] || [ "$mode" = all ]; then
   say "device-picture and C API tests"
-  TWINVMAF_FIXTURES=$root/.device/fixtures build/gpu/tests/gpu_tests --gtest_filter='DevicePictures*:GpuApi*' 2>&1 |
-    grep -E "^\[  (PASSED|FAILED|SKIPPED) |OK \]|FAILED \]" | head -12
+  TWINVMAF_FIXTURES=$root/.device/fixtures build/gpu/tests/gpu_tests --gtest_filter='DevicePictures*:GpuApi*' \
+    >"$out/gpu_tests.log" 2>&1
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) |OK \]|FAILED \]" "$out/gpu_tests.log" | head -12
+  # What a failure said (the full log is in the output folder).
+  grep -B2 -A12 -E "^[^ ]*: Failure|exception" "$out/gpu_tests.log" | head -60
   build/gpu/tests/capi_test cuda 2>&1 | tail -3
   say "NVDEC (--hwdec cuda) and host decoding against Debian FFmpeg 5.1's host decode"
   for a in "$clips"/check/a_*; do
     n=${a##*/a_}
     for hw in cuda none; do
+      # Not --quiet: the flow line (uploads against device copies) is printed only without it.
       TWINVMAF_GPU_TIMING=1 $tv -r "$a" -d "$clips/check/b_$n" "${scoring[@]}" --backend cuda --hwdec $hw \
         -o "$out/$n.$hw.json" 2>"$out/$n.$hw.err"
       rc=$?

@@ -109,6 +109,11 @@ TEST(DevicePictures, EveryDecoderLayoutEqualsTheCpu)
     const SessionConfig config{.models = {Model::builtin("vmaf_v0.6.1")},
                                .features = {{"psnr", {}}, {"float_ssim", {}}, {"ciede", {}}, {"float_motion", {}}},
                                .device_pictures = true};
+    // ciede refuses a 4:2:0 frame of odd height (its last row's chroma is
+    // past the plane, where Netflix reads outside its picture), on the CPU
+    // as on the GPU: that size is scored without it.
+    SessionConfig without_ciede = config;
+    std::erase_if(without_ciede.features, [](const FeatureRequest& feature) { return feature.name == "ciede"; });
     const Engine gpu({.backend = Backend::kCuda});
     const Engine cpu({.backend = Backend::kCpu, .threads = 2});
     for (const Case& c : cases) {
@@ -118,11 +123,13 @@ TEST(DevicePictures, EveryDecoderLayoutEqualsTheCpu)
                             .distorted = (dir / "dis.yuv").string(),
                             .raw_format = c.format,
                             .frame_cnt = 4};
-        const Scores expected = cpu.open(config).score(inputs);
+        const bool ciede_refuses = c.format.chroma == ChromaFormat::k420 && c.format.height % 2 == 1;
+        const SessionConfig& run = ciede_refuses ? without_ciede : config;
+        const Scores expected = cpu.open(run).score(inputs);
 
         auto ref = open_video(inputs.reference, c.format);
         auto dis = open_video(inputs.distorted, c.format);
-        Session session = gpu.open(config);
+        Session session = gpu.open(run);
         Picture a, b;
         for (int frame = 0; frame < 4 && ref->read(a) && dis->read(b); ++frame)
             session.push(on_device(a, c.layout), on_device(b, c.layout));
