@@ -8,11 +8,13 @@
 # Targets: gfx90a, gfx1030 and gfx1036 (the targets Debian's ROCm 5.2 device
 # libraries have), each compiled and linked with its device code.
 #
-#   tools/hip_check.sh [targets [K/N] | ir]
+#   tools/hip_check.sh [targets [K/N] | probes]
 #
-# targets: only the compile for the three targets (of every Nth source from
-# the Kth, for CTest to run shards side by side); ir: only the contraction
-# probe and the IR check; no argument: both, every source.
+# targets: the compile for the three targets and the IR check of what that
+# compile's front end made for gfx90a (of every Nth source from the Kth, for
+# CTest to run shards side by side); probes: the contraction probe's assembly
+# and the IR check's rejection of the two probes (it can fail); no argument:
+# both, every source.
 set -uo pipefail
 part=${1:-all}
 shard=${2:-1/1}
@@ -28,27 +30,55 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mapfile -t sources < <(cd "$root" && ls src/gpu/*.cu src/features/*/*.cu tests/gpu/*.cu)
 failed=0
+# The IR check reads the IR hipcc's front end makes for gfx90a on the way to
+# the object (-save-temps keeps it: <source>-hip-amdgcn-amd-amdhsa-gfx90a.bc),
+# so the compile that proves a source builds for each target also gives the
+# IR that is checked, and no second front-end pass is needed (it was about
+# 85 s of one core in CI). tools/kernel_fp_check.py says why the ISA alone
+# cannot show it: the back end expands correctly rounded division and sqrt
+# into FMA steps.
+# compile SOURCE IR_OUT [flags...]: the object for "${archs[@]}" (or, with
+# flags naming --offload-arch, those) with the gfx90a IR disassembled to IR_OUT.
+compile() {
+  local source=$1 ir_out=$2 work
+  work=$(mktemp -d -p "$tmp")
+  hipcc "${common[@]}" -O0 "${@:3}" -save-temps=obj -c "$root/$source" -o "$work/out.o" 2>"$work/err" &&
+    llvm-dis-15 "$work"/*-hip-amdgcn-amd-amdhsa-gfx90a.bc -o "$ir_out" 2>>"$work/err"
+  local rc=$?
+  [ $rc -eq 0 ] || { echo "FAIL $source"; head -20 "$work/err"; }
+  rm -rf "$work"
+  return $rc
+}
 # All three targets in one hipcc call per source: the host half is compiled
-# once instead of three times (a third less time in CI). -O0: what this
-# proves is that every source compiles and links for each target (the
-# front end per target, e.g. a wave of 32 on gfx1030/gfx1036 and of 64 on
-# gfx90a, and each back end's instruction selection); the optimiser adds
-# nothing to that and cost 40 % of the time (vif_gpu.cu: 29.7 s at hipcc's
-# default, 17.7 s at -O0). The IR check below reads the front end's IR,
-# before any optimisation, whatever the level.
+# once instead of three times. -O0: what this proves is that every source
+# compiles and links for each target (the front end per target, e.g. a wave
+# of 32 on gfx1030/gfx1036 and of 64 on gfx90a, and each back end's
+# instruction selection); the optimiser adds nothing to that and cost 40 % of
+# the time (vif_gpu.cu: 29.7 s at hipcc's default, 17.7 s at -O0). The front
+# end's IR, which the IR check reads, does not depend on the level: the
+# floating-point operations and their flags are chosen before any pass.
 archs=(gfx90a gfx1030 gfx1036)
-if [ "$part" != ir ]; then
+if [ "$part" != probes ]; then
   compiled=0
+  irs=()
   for i in "${!sources[@]}"; do
     [ $(( i % shard_n )) -eq $(( shard_k - 1 )) ] || continue
     source=${sources[$i]}
-    if ! hipcc "${common[@]}" "${strict[@]}" -O0 "${archs[@]/#/--offload-arch=}" -c "$root/$source" \
-        -o "$tmp/out.o" 2>"$tmp/err"; then
-      echo "FAIL ${archs[*]} $source"; head -20 "$tmp/err"; failed=1
+    out="$tmp/$(echo "$source" | tr / _).ll"
+    if compile "$source" "$out" "${strict[@]}" "${archs[@]/#/--offload-arch=}"; then
+      # The test probes (tests/gpu) compile here; only the twins' IR is checked.
+      case "$source" in tests/*) ;; *) irs+=("$out") ;; esac
+    else
+      failed=1
     fi
     compiled=$(( compiled + 1 ))
   done
   echo "${archs[*]}: $compiled of ${#sources[@]} kernel sources (shard $shard) compiled for each"
+  # The device IR of every twin: no fused multiply-add, no fast-math flag, no
+  # device libm.
+  if [ ${#irs[@]} -gt 0 ]; then
+    python3 "$root/tools/kernel_fp_check.py" --llvm "${irs[@]}" | sed "s|$tmp/||" || failed=1
+  fi
   [ "$part" = targets ] && exit $failed
 fi
 
@@ -61,21 +91,11 @@ echo "contraction probe (gfx90a): strict build $strict_fmas FMA, default build $
 [ "$strict_fmas" = 0 ] || { echo "FAIL: the strict HIP build contracts a*b+c"; failed=1; }
 [ "$default_fmas" -gt 0 ] || { echo "FAIL: the probe shows no FMA even without the strict flags"; failed=1; }
 
-# The IR hipcc's front end hands to LLVM, for every twin: no fused
-# multiply-add, no fast-math flag, no device libm (tools/kernel_fp_check.py
-# says why the ISA alone cannot show it: the back end expands correctly
-# rounded division and sqrt into FMA steps). The probes must be rejected.
-ir() { hipcc "${common[@]}" "${strict[@]}" "${@:3}" --offload-arch=gfx90a --cuda-device-only -S -emit-llvm \
-       -Xclang -disable-llvm-passes "$root/$1" -o "$2" 2>/dev/null; }
-irs=()
-for source in "${sources[@]}"; do
-  case "$source" in tests/*) continue ;; esac
-  out="$tmp/$(echo "$source" | tr / _).ll"
-  ir "$source" "$out" && irs+=("$out") || { echo "FAIL IR of $source"; failed=1; }
-done
-python3 "$root/tools/kernel_fp_check.py" --llvm "${irs[@]}" | sed "s|$tmp/||" || failed=1
-ir tests/gpu/libm_probe.cu "$tmp/libm_probe.ll"
-ir tests/gpu/contraction_probe.cu "$tmp/contracted_probe.ll" -ffp-contract=fast
+# The IR check must reject the probes, made the way the twins' IR is: a
+# kernel calling the device's exp(), and a*b+c built with contraction.
+compile tests/gpu/libm_probe.cu "$tmp/libm_probe.ll" "${strict[@]}" --offload-arch=gfx90a || failed=1
+compile tests/gpu/contraction_probe.cu "$tmp/contracted_probe.ll" "${strict[@]}" -ffp-contract=fast \
+  --offload-arch=gfx90a || failed=1
 for probe in libm_probe contracted_probe; do
   if python3 "$root/tools/kernel_fp_check.py" --llvm "$tmp/$probe.ll" >/dev/null; then
     echo "FAIL: kernel_fp_check.py accepts $probe (the IR check proves nothing)"; failed=1
