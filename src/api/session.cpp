@@ -38,11 +38,11 @@ DecodeOptions decode_options(const Inputs& inputs, bool reference, unsigned thre
 }
 
 // --hwdec: NVDEC decodes on the run's GPU when asked ("cuda"), or by default
-// ("auto", "") when --backend cuda was asked for and no host step (--scale,
-// --pix_fmt) is; "auto" decodes on the host what NVDEC cannot decode. A run
-// that --backend auto puts on a GPU keeps decoding on the host.
-void set_hardware_decoding(DecodeOptions& options, const Inputs& inputs, Backend backend,
-                           std::optional<Backend> asked, int gpu)
+// ("auto", "") when the run scores on CUDA (asked for, or chosen by --backend
+// auto) and no host step (--scale, --pix_fmt) is; "auto" decodes on the host
+// what NVDEC cannot decode. NVDEC's pictures were shown to score the host
+// decode's bytes on H.264, HEVC and VP9 (docs/decoding.md).
+void set_hardware_decoding(DecodeOptions& options, const Inputs& inputs, Backend backend, int gpu)
 {
     const HardwareDecodingMode mode =
         inputs.hwdec.empty() ? HardwareDecodingMode::kAuto : parse_hardware_decoding(inputs.hwdec, "--hwdec");
@@ -54,7 +54,7 @@ void set_hardware_decoding(DecodeOptions& options, const Inputs& inputs, Backend
                         "run is on " + std::string(backend_name(backend)) + ")");
         if (host_step)
             throw Error("--hwdec cuda: --scale and --pix_fmt are host steps; give --hwdec none with them");
-    } else if (backend != Backend::kCuda || asked != Backend::kCuda || host_step) {
+    } else if (backend != Backend::kCuda || host_step) {
         return;
     }
     options.hardware = HardwareDecoding::kCuda;
@@ -139,8 +139,8 @@ Scores Session::score(const Inputs& inputs, const ScoreCallbacks& callbacks)
     const unsigned decode_threads = s.backend == Backend::kCpu ? s.engine->config.threads : 0;
     DecodeOptions ref_decode = decode_options(inputs, true, decode_threads);
     DecodeOptions dis_decode = decode_options(inputs, false, decode_threads);
-    set_hardware_decoding(ref_decode, inputs, s.backend, s.engine->config.backend, s.engine->config.gpu);
-    set_hardware_decoding(dis_decode, inputs, s.backend, s.engine->config.backend, s.engine->config.gpu);
+    set_hardware_decoding(ref_decode, inputs, s.backend, s.engine->config.gpu);
+    set_hardware_decoding(dis_decode, inputs, s.backend, s.engine->config.gpu);
     auto reference = open_video(inputs.reference, inputs.raw_format, ref_decode);
     if (!inputs.scale.empty()) dis_decode.scale_to = std::pair(reference->format().width, reference->format().height);
     auto distorted = open_video(inputs.distorted, inputs.raw_format, dis_decode);

@@ -321,9 +321,9 @@ presentation order, no frame-rate conversion; Y4M and .yuv are read as they are)
  --hwdec none|cuda|auto:      where to decode: cuda decodes with the GPU's
                               NVDEC into GPU memory, scored there with no copy
                               through the host (--backend cuda only, without
-                              --scale/--pix_fmt); auto (default) does so with
-                              --backend cuda, on the host otherwise and for
-                              what NVDEC cannot decode; none: always the host
+                              --scale/--pix_fmt); auto (default) does so when
+                              the run scores on CUDA, on the host otherwise
+                              and for what NVDEC cannot decode; none: the host
 Scoring:
  --model/-m $params:          model, colon-delimited: version=<built-in> or
                               path=<file.json>, name=, disable_clip,
