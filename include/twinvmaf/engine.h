@@ -101,9 +101,10 @@ struct Inputs {
     std::string pix_fmt;
     // Where they are decoded: "none" (the host), "cuda" (NVDEC on the run's
     // GPU, whose pictures stay in GPU memory: --backend cuda only, without
-    // scale or pix_fmt), or "auto" / empty (NVDEC when EngineConfig asks for
-    // Backend::kCuda and neither scale nor pix_fmt is asked for, the host
-    // for what NVDEC cannot decode and AV1; else the host).
+    // scale or pix_fmt), or "auto" / empty (NVDEC when the session scores on
+    // CUDA, asked for or chosen by Backend::kAuto, and neither scale nor
+    // pix_fmt is asked for, the host for what NVDEC cannot decode and AV1;
+    // else the host).
     std::string hwdec;
 };
 
