@@ -37,12 +37,13 @@ failed=0
 # 85 s of one core in CI). tools/kernel_fp_check.py says why the ISA alone
 # cannot show it: the back end expands correctly rounded division and sqrt
 # into FMA steps.
-# compile SOURCE IR_OUT [flags...]: the object for "${archs[@]}" (or, with
-# flags naming --offload-arch, those) with the gfx90a IR disassembled to IR_OUT.
+# compile SOURCE IR_OUT FLAGS...: the strict build's object for the
+# --offload-arch targets FLAGS name (the last of any repeated flag wins), with
+# its gfx90a IR disassembled to IR_OUT.
 compile() {
   local source=$1 ir_out=$2 work
   work=$(mktemp -d -p "$tmp")
-  hipcc "${common[@]}" -O0 "${@:3}" -save-temps=obj -c "$root/$source" -o "$work/out.o" 2>"$work/err" &&
+  hipcc "${common[@]}" "${strict[@]}" -O0 "${@:3}" -save-temps=obj -c "$root/$source" -o "$work/out.o" 2>"$work/err" &&
     llvm-dis-15 "$work"/*-hip-amdgcn-amd-amdhsa-gfx90a.bc -o "$ir_out" 2>>"$work/err"
   local rc=$?
   [ $rc -eq 0 ] || { echo "FAIL $source"; head -20 "$work/err"; }
@@ -65,7 +66,7 @@ if [ "$part" != probes ]; then
     [ $(( i % shard_n )) -eq $(( shard_k - 1 )) ] || continue
     source=${sources[$i]}
     out="$tmp/$(echo "$source" | tr / _).ll"
-    if compile "$source" "$out" "${strict[@]}" "${archs[@]/#/--offload-arch=}"; then
+    if compile "$source" "$out" "${archs[@]/#/--offload-arch=}"; then
       # The test probes (tests/gpu) compile here; only the twins' IR is checked.
       case "$source" in tests/*) ;; *) irs+=("$out") ;; esac
     else
@@ -93,9 +94,8 @@ echo "contraction probe (gfx90a): strict build $strict_fmas FMA, default build $
 
 # The IR check must reject the probes, made the way the twins' IR is: a
 # kernel calling the device's exp(), and a*b+c built with contraction.
-compile tests/gpu/libm_probe.cu "$tmp/libm_probe.ll" "${strict[@]}" --offload-arch=gfx90a || failed=1
-compile tests/gpu/contraction_probe.cu "$tmp/contracted_probe.ll" "${strict[@]}" -ffp-contract=fast \
-  --offload-arch=gfx90a || failed=1
+compile tests/gpu/libm_probe.cu "$tmp/libm_probe.ll" --offload-arch=gfx90a || failed=1
+compile tests/gpu/contraction_probe.cu "$tmp/contracted_probe.ll" -ffp-contract=fast --offload-arch=gfx90a || failed=1
 for probe in libm_probe contracted_probe; do
   if python3 "$root/tools/kernel_fp_check.py" --llvm "$tmp/$probe.ll" >/dev/null; then
     echo "FAIL: kernel_fp_check.py accepts $probe (the IR check proves nothing)"; failed=1
