@@ -11,7 +11,7 @@
 #   tools/hip_check.sh [targets [K/N] | probes]
 #
 # targets: the compile for the three targets and the IR check of what that
-# compile's front end made for gfx90a (of every Nth source from the Kth, for
+# compile's front end made for gfx90a (of every Nth unit of sources from the Kth, for
 # CTest to run shards side by side); probes: the contraction probe's assembly
 # and the IR check's rejection of the two probes (it can fail); no argument:
 # both, every source.
@@ -28,7 +28,8 @@ strict=(-ffp-contract=off -fhip-fp32-correctly-rounded-divide-sqrt)
 common=(-x hip -std=c++20 -I"$root/include" -I"$root/src" -DTWINVMAF_PROBE_NAMESPACE=strict -Wno-unused-result)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mapfile -t sources < <(cd "$root" && ls src/gpu/*.cu src/features/*/*.cu tests/gpu/*.cu)
+mapfile -t twin_sources < <(cd "$root" && ls src/gpu/*.cu src/features/*/*.cu)
+mapfile -t test_sources < <(cd "$root" && ls tests/gpu/*.cu)
 failed=0
 # The IR check reads the IR hipcc's front end makes for gfx90a on the way to
 # the object (-save-temps keeps it: <source>-hip-amdgcn-amd-amdhsa-gfx90a.bc),
@@ -37,16 +38,18 @@ failed=0
 # 85 s of one core in CI). tools/kernel_fp_check.py says why the ISA alone
 # cannot show it: the back end expands correctly rounded division and sqrt
 # into FMA steps.
-# compile SOURCE IR_OUT FLAGS...: the strict build's object for the
-# --offload-arch targets FLAGS name (the last of any repeated flag wins), with
-# its gfx90a IR disassembled to IR_OUT.
+# compile FILE IR_OUT FLAGS...: the strict build's object of FILE (a path
+# under the repository root, or a unit file below) for the --offload-arch
+# targets FLAGS name (the last of any repeated flag wins), with its gfx90a IR
+# disassembled to IR_OUT.
 compile() {
   local source=$1 ir_out=$2 work
   work=$(mktemp -d -p "$tmp")
-  hipcc "${common[@]}" "${strict[@]}" -O0 "${@:3}" -save-temps=obj -c "$root/$source" -o "$work/out.o" 2>"$work/err" &&
+  case "$source" in /*) ;; *) source=$root/$source ;; esac
+  hipcc "${common[@]}" "${strict[@]}" -O0 "${@:3}" -save-temps=obj -c "$source" -o "$work/out.o" 2>"$work/err" &&
     llvm-dis-15 "$work"/*-hip-amdgcn-amd-amdhsa-gfx90a.bc -o "$ir_out" 2>>"$work/err"
   local rc=$?
-  [ $rc -eq 0 ] || { echo "FAIL $source"; head -20 "$work/err"; }
+  [ $rc -eq 0 ] || { echo "FAIL ${source#"$root/"}"; head -20 "$work/err"; }
   rm -rf "$work"
   return $rc
 }
@@ -59,22 +62,47 @@ compile() {
 # end's IR, which the IR check reads, does not depend on the level: the
 # floating-point operations and their flags are chosen before any pass.
 archs=(gfx90a gfx1030 gfx1036)
+# Sources are compiled in units of up to five, each unit one translation unit
+# that #includes its sources (as the unit tests are built): clang parses
+# hip_runtime.h for the host and again for each target, about 2 s each time,
+# so one source at a time spent about 200 of the check's 325 s of CPU on
+# headers (units: about 105 s). Each source still goes through the front end
+# and every target's back end and linker, which is what the check proves.
+# Two things can make a unit fail where its sources alone would not: a
+# file-local name defined in two of them, and, at -O0, the LDS of the
+# __shared__ variables that non-kernel functions use, which the back end pools
+# for the whole module (all twins in one unit: 75 KB, over gfx90a's 64 KB).
+# So a unit that fails is compiled again one source at a time, and only those
+# verdicts count; the log says so.
+unit_size=5
+units=()
+for (( i = 0; i < ${#twin_sources[@]}; i += unit_size )); do units+=("${twin_sources[*]:i:unit_size}"); done
+units+=("${test_sources[*]}")
 if [ "$part" != probes ]; then
   compiled=0
   irs=()
-  for i in "${!sources[@]}"; do
-    [ $(( i % shard_n )) -eq $(( shard_k - 1 )) ] || continue
-    source=${sources[$i]}
-    out="$tmp/$(echo "$source" | tr / _).ll"
-    if compile "$source" "$out" "${archs[@]/#/--offload-arch=}"; then
-      # The test probes (tests/gpu) compile here; only the twins' IR is checked.
-      case "$source" in tests/*) ;; *) irs+=("$out") ;; esac
+  for u in "${!units[@]}"; do
+    [ $(( u % shard_n )) -eq $(( shard_k - 1 )) ] || continue
+    read -ra members <<< "${units[$u]}"
+    names=$(for m in "${members[@]}"; do basename "$m" .cu; done | paste -sd+)
+    unit="$tmp/$names.hip"
+    for m in "${members[@]}"; do echo "#include \"$root/$m\""; done > "$unit"
+    outputs=()
+    if compile "$unit" "$tmp/$names.ll" "${archs[@]/#/--offload-arch=}" > "$tmp/unit.log"; then
+      outputs=("$tmp/$names.ll")
     else
-      failed=1
+      echo "unit $names failed as one translation unit (below); its sources one at a time:"
+      sed 's/^/  /' "$tmp/unit.log"
+      for m in "${members[@]}"; do
+        out="$tmp/$(echo "$m" | tr / _).ll"
+        if compile "$m" "$out" "${archs[@]/#/--offload-arch=}"; then outputs+=("$out"); else failed=1; fi
+      done
     fi
-    compiled=$(( compiled + 1 ))
+    # The test probes (tests/gpu) compile here; only the twins' IR is checked.
+    case "${members[0]}" in tests/*) ;; *) irs+=("${outputs[@]}") ;; esac
+    compiled=$(( compiled + ${#members[@]} ))
   done
-  echo "${archs[*]}: $compiled of ${#sources[@]} kernel sources (shard $shard) compiled for each"
+  echo "${archs[*]}: $compiled of $(( ${#twin_sources[@]} + ${#test_sources[@]} )) kernel sources (shard $shard) compiled for each"
   # The device IR of every twin: no fused multiply-add, no fast-math flag, no
   # device libm.
   if [ ${#irs[@]} -gt 0 ]; then
