@@ -76,7 +76,7 @@ demo: build
 # (build/debug: ASan, UBSan and libFuzzer's coverage, -O1), which holds both
 # the tests and the fuzzers, so the library is compiled once for both; under
 # the sanitizers run the unit, CLI and tiny-fixture golden tests and every
-# fuzzer for 30 s from its seeds with a fixed seed (the debug-ci test preset;
+# fuzzer for 10 s from its seeds and grown corpus with a fixed seed (the debug-ci test preset;
 # README, Tests).
 test: build
 	$(STAGE) deps-test bash scripts/install-deps.sh --hip --browser --fuzz

@@ -11,7 +11,7 @@ build=$here/../../build/debug/tests/fuzz
 seconds=${1:-600}
 shift || true
 fuzzers=("$@")
-((${#fuzzers[@]})) || fuzzers=(y4m raw model feature_options cli_args batch capi pipeline)
+((${#fuzzers[@]})) || fuzzers=(y4m raw model feature_options cli_args batch capi pipeline decode)
 out=${TWINVMAF_FUZZ_OUT:-$build/long}
 mkdir -p "$out"
 cd "$out" || exit 2
