@@ -28,7 +28,8 @@ strict=(-ffp-contract=off -fhip-fp32-correctly-rounded-divide-sqrt)
 common=(-x hip -std=c++20 -I"$root/include" -I"$root/src" -DTWINVMAF_PROBE_NAMESPACE=strict -Wno-unused-result)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mapfile -t twin_sources < <(cd "$root" && ls src/gpu/*.cu src/features/*/*.cu)
+# In the order cmake/gpu.cmake lists them, so the units are the CUDA build's.
+mapfile -t twin_sources < <(cd "$root" && ls src/gpu/*.cu && ls src/features/*/*.cu)
 mapfile -t test_sources < <(cd "$root" && ls tests/gpu/*.cu)
 failed=0
 # The IR check reads the IR hipcc's front end makes for gfx90a on the way to
@@ -62,16 +63,17 @@ compile() {
 # end's IR, which the IR check reads, does not depend on the level: the
 # floating-point operations and their flags are chosen before any pass.
 archs=(gfx90a gfx1030 gfx1036)
-# Sources are compiled in units of up to five, each unit one translation unit
-# that #includes its sources (as the unit tests are built): clang parses
-# hip_runtime.h for the host and again for each target, about 2 s each time,
-# so one source at a time spent about 200 of the check's 325 s of CPU on
-# headers (units: about 105 s). Each source still goes through the front end
-# and every target's back end and linker, which is what the check proves.
-# Two things can make a unit fail where its sources alone would not: a
-# file-local name defined in two of them, and, at -O0, the LDS of the
-# __shared__ variables that non-kernel functions use, which the back end pools
-# for the whole module (all twins in one unit: 75 KB, over gfx90a's 64 KB).
+# Sources are compiled in units of up to five (the units of the CUDA build,
+# cmake/gpu.cmake), each unit one translation unit that #includes its
+# sources: clang parses hip_runtime.h for the host and again for each target,
+# about 2 s each time, so one source at a time spent about 200 of the check's
+# 325 s of CPU on headers (in units: about 128 s). Each source still goes
+# through the front end and every target's back end and linker, which is
+# what the check proves. Two things can make a unit fail where its sources
+# alone would not: a file-local name defined in two of them, and, at -O0,
+# the LDS of the __shared__ variables that non-kernel functions use, which
+# the back end pools for the whole module (all twins in one unit: 75 KB,
+# over gfx90a's 64 KB; the largest unit of five now: 56 KB).
 # So a unit that fails is compiled again one source at a time, and only those
 # verdicts count; the log says so.
 unit_size=5
