@@ -52,11 +52,12 @@ section "strict floating-point probe"
 section "GPU twins vs CPU"
 "$build/tests/gpu_tests" >"$out/gpu_tests.log" 2>&1 || status=1
 grep -E "flow|OK \]|FAILED|PASSED|Failure|Expected|Which is" "$out/gpu_tests.log" | head -80
-section "compute-sanitizer memcheck (GPU twin tests: tiny and odd sizes, and four fixtures (the API test needs noise_33x33))"
+section "compute-sanitizer memcheck (GPU twin tests: tiny and odd sizes, and five fixtures (the API test needs noise_33x33))"
 if command -v compute-sanitizer >/dev/null; then
   # Every kernel of every twin, on fewer fixtures (memcheck is slow).
   few=$(mktemp -d)
-  for f in noise_257x145_420p10 vtest_576x324_420p8 cup_640x480_444p8 noise_33x33_420p8; do ln -sfn "$fixtures/$f" "$few/$f"; done
+  # (DevicePictures needs the 12-bit vtest too.)
+  for f in noise_257x145_420p10 vtest_576x324_420p8 vtest_576x324_420p12 cup_640x480_444p8 noise_33x33_420p8; do ln -sfn "$fixtures/$f" "$few/$f"; done
   TWINVMAF_FIXTURES="$few" compute-sanitizer --tool memcheck --error-exitcode 3 "$build/tests/gpu_tests" \
     >"$out/memcheck.log" 2>&1 || status=1
   grep -E "PASSED|FAILED|ERROR SUMMARY" "$out/memcheck.log" | tail -6

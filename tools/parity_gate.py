@@ -193,7 +193,11 @@ def main():
     fixtures = sorted(os.path.join(opts.fixtures, d) for d in os.listdir(opts.fixtures)
                       if os.path.exists(os.path.join(opts.fixtures, d, "fixture.json")))
     failed = False
-    rows = []
+    backends = opts.backends.split(",")
+    # Each row is printed as soon as it is done, so that a run cut short (a
+    # device call's time limit) keeps the rows it finished.
+    print("%-30s | %s" % ("feature", " | ".join("%-56s" % b for b in backends)))
+    print("-" * (33 + 59 * len(backends)), flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         for feature, label in CASES:
             if opts.only not in label:
@@ -239,13 +243,8 @@ def main():
                 cells[backend] = "%d/%d identical, max|diff| %.3g%s%s" % (
                     identical, total, worst, " (+%d refused alike)" % refused_alike if refused_alike else "",
                     "" if ok else "  <-- " + (note or "DIFFERS"))
-            rows.append((label, cells))
+            print("%-30s | %s" % (label, " | ".join("%-56s" % cells[b] for b in backends)), flush=True)
 
-    backends = opts.backends.split(",")
-    print("%-30s | %s" % ("feature", " | ".join("%-56s" % b for b in backends)))
-    print("-" * (33 + 59 * len(backends)))
-    for label, cells in rows:
-        print("%-30s | %s" % (label, " | ".join("%-56s" % cells[b] for b in backends)))
     print("\nfixtures: %d (%s)" % (len(fixtures), opts.fixtures))
     return 1 if failed else 0
 

@@ -3,9 +3,10 @@
 //
 // Per scale, on the CPU's band layout (planes of the scale's width, buffers
 // of scale 0's size, as float_adm_cpu.cpp):
-//   wavelet     vertical pass per input column (dwt_vertical_column()), then
-//               the four bands per output column (dwt_horizontal()); ref and
-//               dis in one launch
+//   wavelet     vertical pass per input column (dwt_vertical_column();
+//               scale 0 converts the samples as it reads them, as to_float()
+//               would), then the four bands per output column
+//               (dwt_horizontal()); ref and dis in one launch
 //   den rows    one block per (scored row, orientation): reference_row_sum()'s
 //               terms (reference_term()), its chain in one thread
 //   decouple    per coefficient of the decoupled region:
@@ -63,6 +64,23 @@ __global__ void dwt_vertical_kernel(ScaleParams p, const float* ref_input, const
     for (int k = 0; k < 4; ++k) rows[k] = input + static_cast<std::ptrdiff_t>(taps.index[k]) * p.input_width;
     const std::size_t at = static_cast<std::size_t>(y) * p.input_width + x;
     dwt_vertical_column(rows, x, b.low[side] + at, b.high[side] + at);
+}
+
+// Scale 0's vertical pass read from the frame's samples: each tap's input is
+// the float to_float() would have written (float_gpu::SampleRows), so the
+// bands are the same without writing and reading a float picture per side.
+template <class Sample>
+__global__ void dwt_vertical_of_samples_kernel(ScaleParams p, float_gpu::SampleRows<Sample> ref,
+                                               float_gpu::SampleRows<Sample> dis, Bands b)
+{
+    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), y = static_cast<int>(blockIdx.y);
+    const int side = static_cast<int>(blockIdx.z);
+    if (x >= p.input_width) return;
+    const float_gpu::SampleRows<Sample>& input = side == 0 ? ref : dis;
+    const adm::Taps taps = adm::dwt_taps(y, p.input_height);
+    const std::size_t at = static_cast<std::size_t>(y) * p.input_width + x;
+    dwt_vertical_taps(input(taps.index[0], x), input(taps.index[1], x), input(taps.index[2], x),
+                      input(taps.index[3], x), b.low[side] + at, b.high[side] + at);
 }
 
 __global__ void dwt_horizontal_kernel(ScaleParams p, int scale, Bands b)
@@ -217,10 +235,10 @@ public:
         const std::size_t vertical = static_cast<std::size_t>(format.width) * frame.scale[0].height;
         rows_per_scale_ = static_cast<std::size_t>(kRowKinds) * kOrientations * frame.scale[0].height;
         const std::size_t bands = kSides * 2 + kSides * kOrientations + 2 * kParts * kOrientations + kParts;
-        memory_ = gpu::DeviceArray<float>(kSides * picture_ + kSides * 2 * vertical + bands * band +
-                                              kScales * rows_per_scale_,
+        // No float pictures: scale 0's vertical pass reads the samples.
+        memory_ = gpu::DeviceArray<float>(kSides * 2 * vertical + bands * band + kScales * rows_per_scale_,
                                           "float_adm planes");
-        float* next = memory_.get() + kSides * picture_;
+        float* next = memory_.get();
         auto take = [&](std::size_t count) {
             float* at = next;
             next += count;
@@ -251,11 +269,11 @@ public:
     {
         const FrameParams& params = planner_.params();
         const unsigned bitdepth = frame.format.bitdepth;
-        float* pictures[kSides] = {memory_.get(), memory_.get() + picture_};
-        float_gpu::to_float(frame.ref_plane(0), bitdepth, -128.0f, pictures[0], stream);
-        float_gpu::to_float(frame.dis_plane(0), bitdepth, -128.0f, pictures[1], stream);
         auto* result = static_cast<Result*>(device_result);
         if (params.netflix_layout) {
+            float* pictures[kSides] = {memory_.get(), memory_.get() + picture_};
+            float_gpu::to_float(frame.ref_plane(0), bitdepth, -128.0f, pictures[0], stream);
+            float_gpu::to_float(frame.dis_plane(0), bitdepth, -128.0f, pictures[1], stream);
             float* arena = memory_.get() + kSides * picture_;
             float* low = arena + arena_floats_;
             arena_kernel<<<1, 1, 0, stream>>>(params, width_, height_, pictures[0], pictures[1], arena, low,
@@ -267,11 +285,20 @@ public:
             const ScaleParams& p = params.scale[scale];
             Bands b = bands_;
             b.rows = rows_ + scale * rows_per_scale_;
-            const float* ref = scale == 0 ? pictures[0] : bands_.approx[0][(scale - 1) % 2];
-            const float* dis = scale == 0 ? pictures[1] : bands_.approx[1][(scale - 1) % 2];
             if (!p.width || !p.height) continue;
-            dwt_vertical_kernel<<<float_gpu::grid_of(p.input_width, p.height, kSides), float_gpu::kThreads, 0,
-                                  stream>>>(p, ref, dis, b);
+            const dim3 vertical_grid = float_gpu::grid_of(p.input_width, p.height, kSides);
+            if (scale > 0) {
+                dwt_vertical_kernel<<<vertical_grid, float_gpu::kThreads, 0, stream>>>(
+                    p, bands_.approx[0][(scale - 1) % 2], bands_.approx[1][(scale - 1) % 2], b);
+            } else if (bitdepth > 8) {
+                dwt_vertical_of_samples_kernel<std::uint16_t><<<vertical_grid, float_gpu::kThreads, 0, stream>>>(
+                    p, float_gpu::sample_rows<std::uint16_t>(frame.ref_plane(0), bitdepth, -128.0f),
+                    float_gpu::sample_rows<std::uint16_t>(frame.dis_plane(0), bitdepth, -128.0f), b);
+            } else {
+                dwt_vertical_of_samples_kernel<std::uint8_t><<<vertical_grid, float_gpu::kThreads, 0, stream>>>(
+                    p, float_gpu::sample_rows<std::uint8_t>(frame.ref_plane(0), bitdepth, -128.0f),
+                    float_gpu::sample_rows<std::uint8_t>(frame.dis_plane(0), bitdepth, -128.0f), b);
+            }
             gpu::check_launch("float_adm dwt_vertical_kernel");
             dwt_horizontal_kernel<<<float_gpu::grid_of(p.width, p.height, kSides), float_gpu::kThreads, 0, stream>>>(
                 p, scale, b);

@@ -86,11 +86,17 @@ TV_HD float filter4(const Filter& f, float s0, float s1, float s2, float s3)
 // The vertical pass of one output row: `rows` are input rows 2i-1 .. 2i+2
 // (mirrored), `width` the input width; low and high pass into `low`, `high`.
 // Column x of it (a GPU twin's unit).
-TV_HD void dwt_vertical_column(const float* const rows[4], int x, float* low, float* high)
+// dwt_vertical_taps(): the same from the four input values (the GPU twin's
+// scale 0 converts them from the samples as it reads them).
+TV_HD void dwt_vertical_taps(float s0, float s1, float s2, float s3, float* low, float* high)
 {
-    const float s0 = rows[0][x], s1 = rows[1][x], s2 = rows[2][x], s3 = rows[3][x];
     *low = filter4(low_pass(), s0, s1, s2, s3);
     *high = filter4(high_pass(), s0, s1, s2, s3);
+}
+
+TV_HD void dwt_vertical_column(const float* const rows[4], int x, float* low, float* high)
+{
+    dwt_vertical_taps(rows[0][x], rows[1][x], rows[2][x], rows[3][x], low, high);
 }
 
 TV_HD void dwt_vertical_row(const float* const rows[4], int width, float* low, float* high)
