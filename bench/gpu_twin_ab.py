@@ -16,7 +16,6 @@ that fails. Inputs: tools/make_upscaled.py (numpy)."""
 import argparse
 import json
 import os
-import re
 import shlex
 import statistics
 import subprocess
@@ -26,27 +25,12 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run(cmd, env=None):
-    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
-    if done.returncode != 0:
-        sys.exit("FAILED (%d): %s\n%s" % (done.returncode, shlex.join(cmd), done.stderr[-2000:]))
-    return done.stderr
-
-
-def timing(cmd):
-    """(frame loop ms/frame, {twin: device ms/frame}) of one run."""
-    err = run(cmd, dict(os.environ, TWINVMAF_GPU_TIMING="1"))
-    loop = float(re.search(r"frame loop [\d.]+ \(([\d.]+)/frame\)", err).group(1))
-    device = {}
-    line = re.search(r"device ms/frame: (.*)", err)
-    for part in (line.group(1).split(", ") if line else []):
-        name, _, value = part.rpartition(" ")
-        device[name] = float(value)
-    return loop, device
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_gpu_benchmarks import timed, timing_numbers  # noqa: E402
 
 
 def scores(cmd, path):
-    run(cmd + ["--precision", "max", "--json", "-q", "-o", path])
+    timed(cmd + ["--precision", "max", "--json", "-q", "-o", path])
     with open(path) as f:
         result = json.load(f)
     return {k: v for k, v in result.items() if k not in ("fps", "version")}
@@ -81,7 +65,7 @@ def main():
             device = {"old": {}, "new": {}}
             for _ in range(args.runs):
                 for which in ("old", "new"):
-                    loop, twins = timing([getattr(args, which)] + base)
+                    loop, twins = timing_numbers([getattr(args, which)] + base)
                     loops[which].append(loop)
                     for name, ms in twins.items():
                         device[which].setdefault(name, []).append(ms)

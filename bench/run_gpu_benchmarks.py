@@ -164,9 +164,11 @@ def float_family_twins():
     return [n for n in names if n.startswith("float_") or n in ("psnr_hvs", "ciede")]
 
 
-def timing_numbers(cmd, feature_names):
+def timing_numbers(cmd, feature_names=None):
     """One run with TWINVMAF_GPU_TIMING=1: (frame loop ms/frame, {twin: device
-    ms/frame}) from its stderr (device figures only on a GPU backend)."""
+    ms/frame}) from its stderr (device figures only on a GPU backend), of the
+    twins named in feature_names (None: every entry, upload and readback
+    included)."""
     err = timed(cmd, dict(os.environ, TWINVMAF_GPU_TIMING="1"))[1]
     loop = float(re.search(r"frame loop [\d.]+ \(([\d.]+)/frame\)", err).group(1))
     device = {}
@@ -174,7 +176,7 @@ def timing_numbers(cmd, feature_names):
     if line:
         for part in line.group(1).split(", "):
             name, _, value = part.rpartition(" ")
-            if name in feature_names:
+            if feature_names is None or name in feature_names:
                 device[name] = float(value)
     return loop, device
 
