@@ -76,7 +76,7 @@ archs=(gfx90a gfx1030 gfx1036)
 # over gfx90a's 64 KB; the largest unit of five now: 56 KB).
 # So a unit that fails is compiled again one source at a time, and only those
 # verdicts count; the log says so.
-unit_size=5
+unit_size=5  # cmake/gpu.cmake's TWINVMAF_KERNEL_UNIT_SIZE
 units=()
 for (( i = 0; i < ${#twin_sources[@]}; i += unit_size )); do units+=("${twin_sources[*]:i:unit_size}"); done
 units+=("${test_sources[*]}")

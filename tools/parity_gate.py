@@ -203,7 +203,7 @@ def main():
             if opts.only not in label:
                 continue
             cells = {}
-            for backend in opts.backends.split(","):
+            for backend in backends:
                 identical = total = 0
                 worst = 0.0
                 note = ""
